@@ -1,0 +1,49 @@
+# meldcam: `make run` serves the app, `make test` runs every check.
+# Both bootstrap .venv/ (and the Debian packages the project needs) on a fresh machine.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Debian packages: card art and its SVG renderer for the scene generator.
+APT_PACKAGES := gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core
+STAMP_APT := $(VENV)/.apt-stamp
+STAMP_PIP := $(VENV)/.pip-stamp
+
+.PHONY: run test lint types doctest bench apt venv clean
+
+run: $(STAMP_PIP)
+	$(BIN)/meldcam --help
+
+test: $(STAMP_PIP) $(STAMP_APT)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check scorer tests bench
+	$(BIN)/mypy scorer
+	$(BIN)/python -m doctest README.md
+	$(BIN)/pytest -q
+
+bench: $(STAMP_PIP)
+	$(BIN)/python bench/rules.py
+
+venv: $(STAMP_PIP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(STAMP_PIP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+apt: $(STAMP_APT)
+
+$(STAMP_APT): | $(BIN)/python
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	touch $@
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,234 @@
+"""The ``meldcam`` command.
+
+Each subcommand parses its arguments, calls the rules core (or vision, the
+scene generator, the server), and prints. Exit status: 0 for a verdict (valid
+or not), 2 for input that cannot be read, with the reason on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from scorer import (
+    PRESETS,
+    MeldcamError,
+    PieceKind,
+    Round,
+    Rules,
+    add_to_meld,
+    parse_piece,
+    score_round,
+    validate_meld,
+)
+from scorer.pieces import Tile
+
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(Exception):
+    """Input the command cannot use: reported on stderr with exit status 2."""
+
+
+def _fail(message: str) -> NoReturn:
+    raise BadInput(message)
+
+
+def _load_rules(spec: str | None, codes: Sequence[str]) -> Rules:
+    """A preset name, a JSON file of table rules, or the default for the pieces given."""
+    if spec is None:
+        tiles = any(isinstance(_safe_parse(code), Tile) for code in codes)
+        return Rules.default(PieceKind.TILES if tiles else PieceKind.CARDS)
+    if spec.endswith(".json") or Path(spec).is_file():
+        return Rules.from_json(_read_json(spec))
+    return Rules.preset(spec)
+
+
+def _safe_parse(code: str) -> object:
+    try:
+        return parse_piece(code)
+    except MeldcamError:
+        return None
+
+
+def _read_json(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        _fail(f"cannot read {path}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        _fail(f"{path} is not UTF-8 text")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        _fail(f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False))
+
+
+# ------------------------------------------------------------------------------ check
+
+
+def _split_codes(raw: Sequence[str]) -> list[str]:
+    return [code for chunk in raw for code in chunk.replace(",", " ").split()]
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    codes = _split_codes(args.codes)
+    if not codes:
+        _fail("no pieces given: name the meld's pieces, e.g. meldcam check 7H 8H 9H")
+    rules = _load_rules(args.rules, codes)
+    if args.add is not None:
+        result = add_to_meld(codes, args.add, rules, ordered=args.ordered)
+        if args.json:
+            _print_json(result.to_json())
+        else:
+            verb = "yes" if result.allowed else "no"
+            print(f"{verb}: {result.reason}")
+            if result.allowed:
+                print(f"the meld becomes: {result.meld_text}")
+        return 0
+    verdict = validate_meld(codes, rules, ordered=args.ordered)
+    if args.json:
+        _print_json(verdict.to_json())
+    else:
+        print(verdict.explain())
+    return 0
+
+
+# ------------------------------------------------------------------------------ score
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    sheet = score_round(Round.from_json(_read_json(args.round)))
+    if args.json:
+        _print_json(sheet.to_json())
+        return 0
+    if sheet.void:
+        print("void hand: the stock ran out and nobody has a burraco; nobody scores")
+    for side in sheet.sides:
+        print(f"{side.name}: {side.total}")
+        for line in side.lines:
+            pieces = " ".join(map(str, line.pieces))
+            print(f"  {line.points:>+6}  {line.text}" + (f"  [{pieces}]" if pieces else ""))
+    for problem in sheet.problems:
+        print(f"problem: {problem.message}")
+    return 0
+
+
+# ------------------------------------------------------------------------------ rules
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        if args.json:
+            _print_json({name: rules.to_json() for name, rules in PRESETS.items()})
+            return 0
+        for name, rules in PRESETS.items():
+            players = "/".join(map(str, rules.players))
+            end = (
+                f"target {rules.target}"
+                if rules.target
+                else (f"{rules.rounds} games" if rules.rounds else "target set by players")
+            )
+            print(
+                f"{name:<14} {rules.pieces.value:<5}  {rules.jokers} jokers  "
+                f"{players} players  {end}"
+            )
+        return 0
+    rules = _load_rules(args.preset, [])
+    if args.json:
+        _print_json(rules.to_json())
+    else:
+        print(rules.describe())
+    return 0
+
+
+# ------------------------------------------------------------------------------ main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="meldcam",
+        description="Recognise, validate and score the melds of Burraco, Burako and tile Rummy.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    check = sub.add_parser(
+        "check",
+        help="verdict on one meld",
+        description="The verdict on one meld, with every problem and what each wild stands for.",
+    )
+    check.add_argument("codes", nargs="+", metavar="CODE", help="pieces: 7H 10S AD JK or K7 R13")
+    check.add_argument(
+        "--rules",
+        metavar="PRESET",
+        help=f"a preset ({', '.join(PRESETS)}) or a rules JSON file; "
+        "default burraco-fibur for cards, burako-003 for tiles",
+    )
+    check.add_argument(
+        "--ordered", action="store_true", help="read the pieces in the order given (as laid out)"
+    )
+    check.add_argument(
+        "--add", metavar="CODE", help="ask whether this piece can be added to the meld"
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(func=cmd_check)
+
+    score = sub.add_parser(
+        "score",
+        help="score a round",
+        description="Score a round described in JSON (see the README); '-' reads stdin.",
+    )
+    score.add_argument("round", metavar="ROUND.json")
+    score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.set_defaults(func=cmd_score)
+
+    rules = sub.add_parser(
+        "rules", help="list the presets or show one", description="List presets or show one."
+    )
+    rules.add_argument("preset", nargs="?", metavar="PRESET", help="a preset or rules JSON file")
+    rules.add_argument("--json", action="store_true", help="print JSON")
+    rules.set_defaults(func=cmd_rules)
+
+    for register in _extensions():
+        register(sub)
+    return parser
+
+
+def _extensions() -> list[Callable[[Any], None]]:
+    """Subcommands of the other packages (each imports its heavy modules lazily)."""
+    found: list[Callable[[Any], None]] = []
+    try:
+        from datasets import cli as datasets_cli
+    except ImportError:
+        return found
+    for name in ("add_synth_parser", "add_import_real_parser"):
+        register = getattr(datasets_cli, name, None)
+        if register is not None:
+            found.append(register)
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except (BadInput, MeldcamError) as error:
+        message = error.args[0] if isinstance(error, BadInput) else str(error)
+        print(f"meldcam {args.command}: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
