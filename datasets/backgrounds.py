@@ -1,0 +1,121 @@
+"""Procedural table surfaces: wood, felt, cloth patterns, plastic, marble, cork, linoleum.
+
+Everything is drawn from numpy noise at reduced resolution and scaled up; nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+Surface = Callable[[np.random.Generator, int, int], np.ndarray]
+
+
+def _noise(rng: np.random.Generator, w: int, h: int, cell: int) -> np.ndarray:
+    small = rng.normal(0, 1, (max(2, h // cell + 2), max(2, w // cell + 2))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _fractal(rng: np.random.Generator, w: int, h: int, base: int, octaves: int = 4) -> np.ndarray:
+    out = np.zeros((h, w), np.float32)
+    amp, cell = 1.0, base
+    for _ in range(octaves):
+        out += amp * _noise(rng, w, h, max(2, cell))
+        amp *= 0.5
+        cell //= 2
+    return out / 1.9
+
+
+def _tint(gray: np.ndarray, colour: np.ndarray, spread: float) -> np.ndarray:
+    img = colour[None, None, :] * (1 + spread * gray[:, :, None])
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    palettes = ([40, 75, 120], [25, 50, 85], [70, 120, 170], [50, 95, 150], [95, 145, 190])
+    colour = np.array(palettes[rng.integers(len(palettes))], np.float32) * rng.uniform(0.85, 1.15)
+    vertical = rng.random() < 0.5
+    ww, hh = (h, w) if vertical else (w, h)
+    yy = np.arange(hh, dtype=np.float32)[:, None]
+    warp = _fractal(rng, ww, hh, max(8, hh // 3)) * rng.uniform(10, 40)
+    freq = rng.uniform(0.05, 0.2)
+    grain = np.sin((yy + warp) * freq) * 0.5 + _fractal(rng, ww, hh, 6, 2) * 0.25
+    streak = cv2.resize(rng.normal(0, 1, (hh, max(2, ww // 60))).astype(np.float32), (ww, hh))
+    gray = 0.12 * grain + 0.1 * streak
+    if rng.random() < 0.6:  # planks
+        plank = int(rng.integers(hh // 6 + 1, hh // 2 + 2))
+        gray[(np.arange(hh) % plank) < 2, :] -= 0.5
+    img = _tint(gray, colour, 1.0)
+    return np.ascontiguousarray(np.rot90(img)) if vertical else img
+
+
+def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    palettes = ([40, 110, 30], [90, 60, 20], [40, 40, 140], [30, 80, 20], [60, 60, 60])
+    colour = np.array(palettes[rng.integers(len(palettes))], np.float32) * rng.uniform(0.8, 1.3)
+    gray = 0.25 * _fractal(rng, w, h, 60, 3) + 0.12 * rng.normal(0, 1, (h, w)).astype(np.float32)
+    return _tint(gray, colour, 0.5)
+
+
+def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Gingham, stripes or dotted cloth, slightly wrinkled."""
+    a = rng.integers(120, 255, 3).astype(np.float32)
+    b = rng.integers(20, 200, 3).astype(np.float32)
+    period = int(rng.integers(12, 60))
+    yy, xx = np.mgrid[0:h, 0:w]
+    kind = int(rng.integers(3))
+    if kind == 0:
+        m = (((xx // period) % 2) + ((yy // period) % 2)).astype(np.float32) / 2
+    elif kind == 1:
+        m = ((xx // period) % 2).astype(np.float32)
+    else:
+        m = (((xx % period) - period / 2) ** 2 + ((yy % period) - period / 2) ** 2) < (
+            period / 4
+        ) ** 2
+        m = m.astype(np.float32)
+    img = a[None, None, :] * (1 - m[:, :, None]) + b[None, None, :] * m[:, :, None]
+    wrinkle = 1 + 0.08 * _fractal(rng, w, h, 80, 2)
+    weave = 1 + 0.04 * rng.normal(0, 1, (h, w)).astype(np.float32)
+    return np.clip(img * (wrinkle * weave)[:, :, None], 0, 255).astype(np.uint8)
+
+
+def plastic(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    colour = rng.integers(30, 250, 3).astype(np.float32)
+    gray = 0.04 * _fractal(rng, w, h, 100, 2) + 0.015 * rng.normal(0, 1, (h, w)).astype(np.float32)
+    return _tint(gray, colour, 1.0)
+
+
+def marble(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    base = np.array([235, 235, 232], np.float32) * rng.uniform(0.85, 1.0)
+    n = _fractal(rng, w, h, 120, 5)
+    veins = np.abs(np.sin(n * rng.uniform(4, 9) + np.linspace(0, 6, w)[None, :]))
+    gray = -0.35 * (veins < 0.08) * (1 - veins / 0.08) + 0.03 * n
+    return _tint(gray.astype(np.float32), base, 1.0)
+
+
+def cork(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    colour = np.array([90, 140, 185], np.float32) * rng.uniform(0.85, 1.1)
+    speck = rng.normal(0, 1, (h // 2 + 1, w // 2 + 1)).astype(np.float32)
+    speck = cv2.resize(speck, (w, h), interpolation=cv2.INTER_NEAREST)
+    gray = 0.12 * speck + 0.06 * _fractal(rng, w, h, 40, 3)
+    return _tint(gray, colour, 1.0)
+
+
+SURFACES: tuple[tuple[str, Surface, float], ...] = (
+    ("wood", wood, 3.0),
+    ("felt", felt, 2.0),
+    ("cloth", cloth, 2.0),
+    ("plastic", plastic, 1.0),
+    ("marble", marble, 1.0),
+    ("cork", cork, 0.7),
+)
+
+
+def table_surface(rng: np.random.Generator, w: int, h: int) -> tuple[str, np.ndarray]:
+    """A random surface of ``w`` x ``h`` (BGR), drawn at half size and scaled up."""
+    weights = np.array([s[2] for s in SURFACES])
+    name, surface, _ = SURFACES[int(rng.choice(len(SURFACES), p=weights / weights.sum()))]
+    sw, sh = max(16, w // 2), max(16, h // 2)
+    img = surface(rng, sw, sh)
+    return name, cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)

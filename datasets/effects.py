@@ -1,0 +1,95 @@
+"""Phone-photo effects in image space: uneven light, hand shadows, glare, white balance,
+lens and motion blur, sensor noise. JPEG compression happens when the image is written."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def _smooth_field(rng: np.random.Generator, w: int, h: int, cells: int, amp: float) -> np.ndarray:
+    small = rng.normal(0, amp, (cells, cells)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Exposure, a light gradient, low-frequency unevenness and a vignette (float32 gain map)."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    grad = ((xx / w - 0.5) * np.cos(a) + (yy / h - 0.5) * np.sin(a)) * rng.uniform(0, 0.5)
+    vign = 1 - rng.uniform(0, 0.35) * (((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2)
+    gain = (rng.uniform(0.75, 1.2) + grad) * vign
+    gain = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return gain + _smooth_field(rng, w, h, 4, 0.06)
+
+
+def hand_shadow(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """A soft shadow of a hand or phone entering from an edge (gain map, 1 = no shadow)."""
+    mask = np.zeros((h // 4, w // 4), np.float32)
+    edge = int(rng.integers(4))
+    cx = rng.uniform(0, w // 4)
+    cy = rng.uniform(0, h // 4)
+    if edge == 0:
+        cy = h // 4
+    elif edge == 1:
+        cx = w // 4
+    elif edge == 2:
+        cx = 0
+    else:
+        cy = 0
+    axes = (int(rng.uniform(0.1, 0.3) * w / 4), int(rng.uniform(0.15, 0.4) * h / 4))
+    cv2.ellipse(mask, (int(cx), int(cy)), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(6, 20))
+    mask = cv2.resize(mask, (w, h))
+    return 1 - rng.uniform(0.2, 0.5) * mask
+
+
+def glare(rng: np.random.Generator, w: int, h: int, glossy: np.ndarray) -> np.ndarray:
+    """An additive specular highlight on glossy pieces (float32, 0..~120)."""
+    small = np.zeros((h // 4, w // 4), np.float32)
+    cx, cy = rng.uniform(0.1, 0.9) * w / 4, rng.uniform(0.1, 0.9) * h / 4
+    axes = (int(rng.uniform(0.04, 0.18) * w / 4) + 1, int(rng.uniform(0.03, 0.12) * h / 4) + 1)
+    cv2.ellipse(small, (int(cx), int(cy)), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    small = cv2.GaussianBlur(small, (0, 0), max(axes) / 2)
+    field = cv2.resize(small, (w, h)) * rng.uniform(40, 110)
+    return field * glossy
+
+
+def white_balance(rng: np.random.Generator) -> np.ndarray:
+    warm = rng.normal(0, 0.07)
+    tint = rng.normal(0, 0.03)
+    return np.array([1 - warm, 1 + tint, 1 + warm], np.float32)  # BGR
+
+
+def motion_kernel(rng: np.random.Generator) -> np.ndarray:
+    length = int(rng.integers(3, 10))
+    k = np.zeros((length, length), np.float32)
+    a = rng.uniform(0, np.pi)
+    c = (length - 1) / 2
+    dx, dy = np.cos(a) * c, np.sin(a) * c
+    cv2.line(k, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+    return k / k.sum()
+
+
+def photo(rng: np.random.Generator, img: np.ndarray, glossy: np.ndarray) -> np.ndarray:
+    """Turn a clean render into a phone photo (before JPEG)."""
+    h, w = img.shape[:2]
+    gain = lighting(rng, img)
+    if rng.random() < 0.3:
+        gain *= hand_shadow(rng, w, h)
+    out = img.astype(np.float32) * gain[:, :, None]
+    if rng.random() < 0.4 and glossy.any():
+        out += glare(rng, w, h, glossy)[:, :, None]
+    out *= white_balance(rng)[None, None, :]
+    if rng.random() < 0.6:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
+    if rng.random() < 0.12:
+        out = cv2.filter2D(out, -1, motion_kernel(rng))
+    sigma = rng.uniform(0.5, 6)
+    noise = rng.standard_normal((h, w), dtype=np.float32) * sigma
+    out += noise[:, :, None]
+    if rng.random() < 0.5:
+        chroma = rng.standard_normal((h // 4, w // 4, 3), dtype=np.float32) * sigma * 0.6
+        out += cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(out, 0, 255).astype(np.uint8)

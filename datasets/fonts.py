@@ -1,0 +1,76 @@
+"""Fonts from Debian packages (DejaVu always; Liberation, FreeFont, Comic Neue when installed)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"))
+# Faces that look like the indices and tile numbers people see (no mono, no light weights).
+_WANTED = (
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSerif.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSerifCondensed-Bold.ttf",
+    "LiberationSans-Regular.ttf",
+    "LiberationSans-Bold.ttf",
+    "LiberationSerif-Regular.ttf",
+    "LiberationSerif-Bold.ttf",
+    "FreeSans.ttf",
+    "FreeSansBold.ttf",
+    "FreeSerif.ttf",
+    "FreeSerifBold.ttf",
+    "ComicNeue-Bold.otf",
+)
+BOLD_HINTS = ("Bold",)
+PIP_FONT = "DejaVuSans.ttf"
+HANDWRITING = ("ComicNeue-Regular.otf", "ComicNeue-Bold.otf", "DejaVuSans-Oblique.ttf")
+
+
+class MissingFontError(RuntimeError):
+    """Not even DejaVu is installed."""
+
+
+@lru_cache(maxsize=1)
+def font_files() -> dict[str, Path]:
+    """Installed font files by file name."""
+    found: dict[str, Path] = {}
+    for root in FONT_DIRS:
+        if root.is_dir():
+            for path in sorted(root.rglob("*")):
+                if path.suffix in (".ttf", ".otf"):
+                    found.setdefault(path.name, path)
+    return found
+
+
+def index_fonts() -> tuple[str, ...]:
+    """Names of the installed fonts used for card indices and tile numbers."""
+    files = font_files()
+    names = tuple(n for n in _WANTED if n in files)
+    if not names:
+        raise MissingFontError(
+            "no usable font: install fonts-dejavu-core (`make apt`, or apt-get install it)"
+        )
+    return names
+
+
+def is_bold(name: str) -> bool:
+    return any(h in name for h in BOLD_HINTS)
+
+
+@lru_cache(maxsize=256)
+def font(name: str, size: int) -> ImageFont.FreeTypeFont:
+    files = font_files()
+    path = files.get(name) or files.get(PIP_FONT)
+    if path is None:
+        raise MissingFontError(f"font {name} not installed (apt-get install fonts-dejavu-core)")
+    return ImageFont.truetype(str(path), size)
+
+
+def handwriting_font(size: int, pick: int) -> ImageFont.FreeTypeFont:
+    names = [n for n in HANDWRITING if n in font_files()] or [PIP_FONT]
+    return font(names[pick % len(names)], size)

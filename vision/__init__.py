@@ -1,0 +1,1 @@
+"""Recognition: the detector's class scheme (classes.py) and, later, the detector itself."""
