@@ -16,9 +16,8 @@ run: $(STAMP_PIP)
 
 test: $(STAMP_PIP) $(STAMP_APT)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check scorer tests bench
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy scorer
-	$(BIN)/python -m doctest README.md
 	$(BIN)/pytest -q
 
 bench: $(STAMP_PIP)
@@ -31,7 +30,7 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 $(STAMP_PIP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev]' --config-settings editable_mode=compat
 	touch $@
 
 apt: $(STAMP_APT)

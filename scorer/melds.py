@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
 from typing import Any
@@ -128,7 +128,11 @@ class Verdict:
     points: int
     bonus: int
     problems: tuple[Problem, ...]
-    reading: tuple[Reading, ...]
+    stands: tuple[int, ...]
+    """The number each piece stands for (in a set, the set's rank; 14 is the high ace)."""
+    wild: tuple[bool, ...]
+    """Whether each piece is a wild (a natural 2 in its place is not)."""
+    piece_kind: PieceKind
     low: int | None = None
     """A run's lowest number (1 for a low ace; may exceed 13 past the corner with wrap)."""
     group: Group | None = None
@@ -138,8 +142,18 @@ class Verdict:
         return not self.problems
 
     @property
+    def reading(self) -> tuple[Reading, ...]:
+        """What each piece stands for, in reading order (made on demand)."""
+        valid = not self.problems
+        group, kind = self.group, self.piece_kind
+        return tuple(
+            Reading(p, (_name_number(n, group, kind) if valid else "?") if w else p.code, w)
+            for p, n, w in zip(self.pieces, self.stands, self.wild, strict=True)
+        )
+
+    @property
     def wilds(self) -> tuple[Piece, ...]:
-        return tuple(r.piece for r in self.reading if r.wild)
+        return tuple(p for p, w in zip(self.pieces, self.wild, strict=True) if w)
 
     def to_json(self) -> dict[str, Any]:
         """The object of ``meldcam check --json``."""
@@ -183,7 +197,7 @@ def as_pieces(pieces: str | Iterable[Piece | str], rules: Rules) -> tuple[Piece,
     """Pieces from notation or objects; a string is split on spaces and commas."""
     if isinstance(pieces, str):
         pieces = pieces.replace(",", " ").split()
-    elif type(pieces) is tuple and all(type(p) in _PIECE_TYPES for p in pieces):
+    elif type(pieces) is tuple and set(map(type, pieces)) <= _PIECE_TYPES:
         return pieces
     out: list[Piece] = []
     for p in pieces:
@@ -196,7 +210,7 @@ def as_pieces(pieces: str | Iterable[Piece | str], rules: Rules) -> tuple[Piece,
     return tuple(out)
 
 
-_PIECE_TYPES = (Card, Tile, Joker)
+_PIECE_TYPES = {Card, Tile, Joker}
 
 
 def _wild_noun(rules: Rules, n: int) -> str:
@@ -214,18 +228,33 @@ def _name_number(number: int, group: Group | None, kind: PieceKind) -> str:
     return f"{group.value}{rank.number}"
 
 
-@dataclass(slots=True)
 class _Attempt:
-    """One reading being tried: a set, or a run with one choice of natural 2."""
+    """One reading being tried: a set, or a run with one choice of natural 2.
 
-    kind: MeldKind
-    order: list[Piece]
-    stands: list[int]
-    wild: list[bool]
-    problems: list[Problem] = field(default_factory=list)
-    group: Group | None = None
-    low: int | None = None
-    wild_inside: bool = False
+    A plain slotted class: thousands are made per second on the hot path.
+    """
+
+    __slots__ = ("group", "kind", "low", "order", "problems", "stands", "wild", "wild_inside")
+
+    def __init__(
+        self,
+        kind: MeldKind,
+        order: list[Piece],
+        stands: list[int],
+        wild: list[bool],
+        problems: list[Problem],
+        group: Group | None = None,
+        low: int | None = None,
+        wild_inside: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.order = order
+        self.stands = stands
+        self.wild = wild
+        self.problems = problems
+        self.group = group
+        self.low = low
+        self.wild_inside = wild_inside
 
     @property
     def n_wild(self) -> int:
@@ -238,11 +267,13 @@ class _Attempt:
 def _try_set(pieces: Sequence[Piece], rules: Rules) -> _Attempt:
     naturals: list[Natural] = []
     wilds: list[Piece] = []
+    twos_wild = rules.twos_wild
     for p in pieces:
-        if isinstance(p, Joker) or (rules.twos_wild and p.number == 2):
+        n = p.number
+        if n == 0 or (twos_wild and n == 2):
             wilds.append(p)
         else:
-            naturals.append(p)
+            naturals.append(p)  # type: ignore[arg-type]  # number > 0: not a joker
     problems: list[Problem] = []
     if not naturals:
         if all(not isinstance(p, Joker) for p in pieces):
@@ -250,6 +281,8 @@ def _try_set(pieces: Sequence[Piece], rules: Rules) -> _Attempt:
         else:
             problems.append(Problem(ProblemCode.ONLY_WILDS, "no natural piece: only wilds"))
         number = 0
+    elif len({p.number for p in naturals}) == 1:
+        number = naturals[0].number
     else:
         ranks = Counter(p.rank for p in naturals)
         rank = ranks.most_common(1)[0][0]
@@ -299,10 +332,17 @@ def _run_candidates(pieces: Sequence[Piece], rules: Rules, ordered: bool) -> lis
     """Run readings: the majority suit/colour, with and without a natural 2."""
     twos_wild = rules.twos_wild
     groups: dict[Group, int] = {}
+    has_two = False
     for p in pieces:
-        if not isinstance(p, Joker) and not (twos_wild and p.number == 2):
-            groups[p.group] = groups.get(p.group, 0) + 1
-    if groups:
+        n = p.number
+        if n == 2 and twos_wild:
+            has_two = True
+        elif n:
+            group = p.group  # type: ignore[union-attr]  # number > 0: not a joker
+            groups[group] = groups.get(group, 0) + 1
+    if len(groups) == 1:
+        (group,) = groups
+    elif groups:
         group = max(groups, key=groups.__getitem__)
     else:  # only 2s (and jokers): the suit of the 2s
         twos = Counter(p.group for p in pieces if not isinstance(p, Joker))
@@ -311,21 +351,19 @@ def _run_candidates(pieces: Sequence[Piece], rules: Rules, ordered: bool) -> lis
         group = twos.most_common(1)[0][0]
     if ordered:
         return [_ordered_run(pieces, rules, group, d) for d in (1, -1)]
-    two_of_group = [
-        i
-        for i, p in enumerate(pieces)
-        if rules.twos_wild and not isinstance(p, Joker) and p.number == 2 and p.group is group
-    ]
     choices: list[int | None] = [None]
-    if two_of_group:
-        choices.insert(0, two_of_group[0])
+    if has_two:
+        for i, p in enumerate(pieces):
+            if p.number == 2 and p.group is group:  # type: ignore[union-attr]
+                choices.insert(0, i)  # first try this 2 in its natural place
+                break
     return [_unordered_run(pieces, rules, group, natural_two=c) for c in choices]
 
 
-def _mixed_suits(naturals: Iterable[Natural], group: Group, rules: Rules) -> Problem | None:
-    odd = [p for p in naturals if p.group is not group]
-    if not odd:
+def _mixed_suits(naturals: Sequence[Natural], group: Group, rules: Rules) -> Problem | None:
+    if all(p.group is group for p in naturals):
         return None
+    odd = [p for p in naturals if p.group is not group]
     what = "suit" if rules.pieces is PieceKind.CARDS else "colour"
     return Problem(
         ProblemCode.MIXED_SUITS,
@@ -350,17 +388,18 @@ def _unordered_run(
     if mixed:
         problems.append(mixed)
     by_number: dict[int, Natural] = {}
-    repeated: list[Natural] = []
+    repeated: list[Natural] = []  # and pieces of another suit: left out of the layout
     for p in naturals:
-        if p.number in by_number:
+        if p.group is not group or p.number in by_number:
             repeated.append(p)
         else:
             by_number[p.number] = p
-    if repeated:
+    twice = [p for p in repeated if p.group is group]
+    if twice:
         problems.append(
             Problem(
                 ProblemCode.REPEATED_RANK,
-                f"a run holds each rank once: {format_pieces(repeated)} repeated",
+                f"a run holds each rank once: {format_pieces(twice)} repeated",
             )
         )
     if not by_number:
@@ -409,9 +448,7 @@ def _unordered_run(
         order.append(p)
         stands.append(0)
         wild.append(False)
-    attempt = _Attempt(MeldKind.RUN, order, stands, wild, problems, group, low=stands[0])
-    attempt.wild_inside = inside
-    return attempt
+    return _Attempt(MeldKind.RUN, order, stands, wild, problems, group, stands[0], inside)
 
 
 def _number_layouts(numbers: list[int], rules: Rules) -> list[list[int]]:
@@ -443,7 +480,8 @@ def _fit_run(
         holes = []
         for a, b in pairwise(numbers):
             if b - a > 1:
-                holes.append(f"{b - a - 1} missing between {_plain(a)} and {_plain(b)}")
+                between = f"{_plain(a, rules.pieces)} and {_plain(b, rules.pieces)}"
+                holes.append(f"{b - a - 1} missing between {between}")
         problems.append(
             Problem(
                 ProblemCode.GAP,
@@ -473,8 +511,10 @@ def _fit_run(
     return problems, numbers, low, high
 
 
-def _plain(number: int) -> str:
-    return Rank.from_number((number - 1) % 13 + 1).value
+def _plain(number: int, kind: PieceKind) -> str:
+    """A rank as people name it: A-K for cards, 1-13 for tiles."""
+    rank = Rank.from_number((number - 1) % 13 + 1)
+    return rank.value if kind is PieceKind.CARDS else str(rank.number)
 
 
 def _ordered_run(pieces: Sequence[Piece], rules: Rules, group: Group, direction: int) -> _Attempt:
@@ -577,7 +617,8 @@ def validate_meld(
     meld = as_pieces(pieces, rules)
     problems: list[Problem] = []
     kind = rules.pieces
-    wrong = [p for p in meld if p.number and p.kind is not kind]  # type: ignore[union-attr]
+    other = Tile if kind is PieceKind.CARDS else Card
+    wrong = [p for p in meld if type(p) is other]
     if wrong:
         problems.append(
             Problem(
@@ -594,7 +635,7 @@ def validate_meld(
             )
         )
     if not meld:
-        return Verdict((), None, None, 0, 0, tuple(problems), ())
+        return Verdict((), None, None, 0, 0, tuple(problems), (), (), kind)
 
     twos_wild = rules.twos_wild
     naturals: list[Natural] = [
@@ -618,19 +659,24 @@ def validate_meld(
             attempts.extend(tried)
             if any(not a.problems for a in attempts) and not (one_rank and not set_first):
                 break
-        favoured = MeldKind.SET if one_rank else MeldKind.RUN
+        favoured = _intended_kind(naturals) if len(attempts) > 1 else attempts[0].kind
 
-        def preference(a: _Attempt) -> tuple[int, int, int, bool, int, int]:
+        def preference(a: _Attempt) -> tuple[int | bool, ...]:
             burraco = _burraco_kind(a, rules, len(meld))
             purity = 0 if burraco is None else _PURITY[burraco]
             points = -_points(a, rules) if rules.joker_in_meld_stands_for else 0
+            problems = len(a.problems)
+            unfavoured = a.kind is not favoured
+            # A valid reading wins; failing all, the reading of the evident intent.
             return (
-                len(a.problems),
+                problems > 0,
+                unfavoured and problems > 0,
+                problems,
                 a.n_wild,
                 purity,
                 a.wild_inside,
                 points,
-                a.kind is not favoured,
+                unfavoured,
             )
 
         best = attempts[0] if len(attempts) == 1 else min(attempts, key=preference)
@@ -646,20 +692,18 @@ def validate_meld(
     valid = not problems
     burraco = _burraco_kind(best, rules, len(meld)) if valid else None
     group = best.group if best.kind is MeldKind.RUN else None
-    reading = tuple(
-        Reading(p, (_name_number(n, group, kind) if valid else "?") if is_wild else p.code, is_wild)
-        for p, n, is_wild in zip(best.order, best.stands, best.wild, strict=True)
-    )
     return Verdict(
-        pieces=tuple(best.order),
-        kind=best.kind if valid else None,
-        burraco=burraco,
-        points=_points(best, rules) if valid else sum(rules.value(p) for p in meld),
-        bonus=rules.burraco_bonus(burraco.value) if burraco else 0,
-        problems=tuple(problems),
-        reading=reading,
-        low=best.low if valid and best.kind is MeldKind.RUN else None,
-        group=group if valid else None,
+        tuple(best.order),
+        best.kind if valid else None,
+        burraco,
+        _points(best, rules) if valid else sum(rules.value(p) for p in meld),
+        rules.burraco_bonus(burraco.value) if burraco else 0,
+        tuple(problems),
+        tuple(best.stands),
+        tuple(best.wild),
+        kind,
+        best.low if valid and best.kind is MeldKind.RUN else None,
+        group if valid else None,
     )
 
 
@@ -682,7 +726,7 @@ def _check_wild_count(attempt: _Attempt, rules: Rules) -> None:
 def _points(attempt: _Attempt, rules: Rules) -> int:
     values = _value_table(rules)
     if not rules.joker_in_meld_stands_for or attempt.problems:
-        return sum(values[p.number] for p in attempt.order)
+        return sum([values[p.number] for p in attempt.order])
     return sum(
         values[(n - 1) % 13 + 1 if p.number == 0 and n else p.number]
         for p, n in zip(attempt.order, attempt.stands, strict=True)
@@ -725,6 +769,13 @@ def _burraco_kind(attempt: _Attempt, rules: Rules, size: int) -> BurracoKind | N
     if rules.semi_pure is SemiPure.NATURALS and naturals < rules.burraco_size:
         return BurracoKind.IMPURE
     return BurracoKind.SEMI_PURE
+
+
+def _intended_kind(naturals: Sequence[Natural]) -> MeldKind:
+    """A set when most naturals share a rank at least as much as a suit, else a run."""
+    ranks = Counter(p.number for p in naturals).most_common(1)[0][1]
+    groups = Counter(p.group for p in naturals).most_common(1)[0][1]
+    return MeldKind.SET if ranks >= groups and ranks > 1 else MeldKind.RUN
 
 
 def _has_majority(naturals: Sequence[Natural]) -> bool:

@@ -100,7 +100,7 @@ def add_to_meld(
     >>> add_to_meld("B3 B4 B5 B6 B7", "B5", Rules.preset("rummy-003")).meld_text
     'B3 B4 B5 | B5 B6 B7'
     >>> add_to_meld("7H 8H 2S", "JK", Rules.preset("burraco-fibur")).reason
-    'JK does not fit: two wild cards: JK and 2S; a meld holds at most one'
+    'JK does not fit: two wild cards: 2S and JK; a meld holds at most one'
     """
     pieces = as_pieces(meld, rules)
     new = parse_piece(piece, rules.pieces) if isinstance(piece, str) else piece
@@ -116,11 +116,9 @@ def add_to_meld(
         return _refused(new, pieces, verdict, grown)
 
     best: tuple[Verdict, Piece | None] | None = None
-    first_refusal: Verdict | None = None
     for order, moved in _candidates(base, new, verdict):
         grown = validate_meld(order, rules, ordered=True)
         if not grown.valid:
-            first_refusal = first_refusal or grown
             continue
         if best is None or len(grown.wilds) < len(best[0].wilds):
             best = (grown, moved)
@@ -141,8 +139,8 @@ def add_to_meld(
         split = _split(base, new, rules)
         if split is not None:
             return split
-    assert first_refusal is not None
-    return _refused(new, pieces, verdict, first_refusal)
+    # Say why in terms of the pieces, whatever their order.
+    return _refused(new, pieces, verdict, validate_meld((*base, new), rules))
 
 
 def _refused(new: Piece, pieces: tuple[Piece, ...], verdict: Verdict, grown: Verdict) -> AddResult:

@@ -88,7 +88,7 @@ class Rules:
     ace_high: bool = True
     """The ace (tile 1) may follow the king (13): Q-K-A, 12-13-1."""
     wrap: bool = False
-    """Runs may turn the corner: K-A-2, 13-1-2."""
+    """Runs may turn the corner: K-A-2, 13-1-2 (the ace then also follows the king)."""
     # -- burraco / canasta
     burraco_size: int | None = 7
     """Pieces that make a burraco (canasta); None: there are none (tile Rummy)."""
@@ -195,11 +195,13 @@ class Rules:
         return piece.number == 0 or (self.twos_wild and piece.number == 2)
 
     def burraco_bonus(self, kind: str) -> int:
-        return {
-            "pure": self.bonus_pure,
-            "semi-pure": self.bonus_semi_pure,
-            "impure": self.bonus_impure,
-        }[kind]
+        if kind == "pure":
+            return self.bonus_pure
+        if kind == "semi-pure":
+            return self.bonus_semi_pure
+        if kind == "impure":
+            return self.bonus_impure
+        raise ValueError(f"no burraco kind {kind!r}: pure, semi-pure or impure")
 
     # --------------------------------------------------------------------- JSON
     def to_json(self) -> dict[str, Any]:
@@ -344,8 +346,6 @@ def _validate(rules: Rules) -> None:
         raise bad(f"rounds must be 1-1000, not {rules.rounds}")
     if rules.victory_points and rules.players != (2,) and 2 not in rules.players:
         raise bad("victory points compare two sides: players must allow 2 sides")
-    if rules.pieces is PieceKind.CARDS and rules.wrap and not rules.ace_high:
-        raise bad("wrap (K-A-2) needs ace_high")
 
 
 PRESETS: dict[str, Rules] = {
