@@ -1,0 +1,100 @@
+"""``meldcam synth`` and ``meldcam import-real``: argparse wiring for web/cli.py.
+
+Heavy modules (OpenCV, the renderer) are imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_MISSING_ART = 3
+EXIT_BAD_INPUT = 2
+
+
+def add_synth_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "synth",
+        help="render synthetic table photos with YOLO labels and JSON truth",
+        description="Render synthetic phone photos of card / tile tables for the detector.",
+    )
+    p.add_argument("--kind", choices=("cards", "tiles", "mixed"), default="mixed")
+    p.add_argument("--count", type=int, required=True, help="number of images")
+    p.add_argument("--out", type=Path, required=True, help="output folder (outside git)")
+    p.add_argument("--seed", type=int, default=0, help="same seed, same bytes")
+    p.add_argument("--size", type=int, default=1280, help="long side in px (4:3 photos)")
+    p.add_argument("--workers", type=int, default=2, help="processes (results do not depend on it)")
+    p.add_argument("--scheme", choices=("pieces", "coarse"), default="pieces")
+    p.add_argument("--crops", action="store_true", help="also write 64x64 classifier crops")
+    p.set_defaults(func=run_synth)
+    return p
+
+
+def add_import_real_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "import-real",
+        help="convert shared/realdata into the project's class scheme",
+        description="Convert the real labelled photos (rummikub-tiles, card-fans) to YOLO sets.",
+    )
+    p.add_argument("src", type=Path, help="the realdata folder (e.g. ../shared/realdata)")
+    p.add_argument("--out", type=Path, required=True, help="output folder (outside git)")
+    p.add_argument("--scheme", choices=("pieces", "coarse"), default="pieces")
+    p.add_argument("--link", action="store_true", help="symlink the images instead of copying")
+    p.add_argument("--val-fraction", type=float, default=0.2)
+    p.set_defaults(func=run_import_real)
+    return p
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    from datasets.card_art import MissingArtError
+    from datasets.scene import SceneKind
+    from datasets.writer import generate
+    from vision.classes import scheme
+
+    if args.count < 1 or args.size < 64 or args.workers < 1:
+        print("meldcam synth: --count, --size and --workers must be positive", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    size = (args.size, round(args.size * 3 / 4))
+    start = time.perf_counter()
+    try:
+        results = generate(
+            args.out,
+            args.count,
+            SceneKind(args.kind),
+            args.seed,
+            size,
+            args.workers,
+            scheme(args.scheme),
+            args.crops,
+        )
+    except MissingArtError as err:
+        print(f"meldcam synth: {err}", file=sys.stderr)
+        return EXIT_MISSING_ART
+    took = time.perf_counter() - start
+    labels = sum(r.labels for r in results)
+    print(
+        f"wrote {len(results)} images, {labels} labels to {args.out} "
+        f"({len(results) / took:.1f} images/s); contact sheet: {args.out / 'contact_sheet.jpg'}"
+    )
+    return EXIT_OK
+
+
+def run_import_real(args: argparse.Namespace) -> int:
+    from datasets.realdata import RealDataError, import_real
+    from vision.classes import scheme
+
+    try:
+        report = import_real(args.src, args.out, scheme(args.scheme), args.link, args.val_fraction)
+    except (RealDataError, OSError) as err:
+        print(f"meldcam import-real: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for split in ("train", "val"):
+        print(
+            f"{split}: {report.images.get(split, 0)} images from {report.sources.get(split, 0)} "
+            f"source photos, {report.boxes.get(split, 0)} boxes"
+        )
+    return EXIT_OK
