@@ -8,6 +8,7 @@ or not), 2 for input that cannot be read, with the reason on stderr.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -203,16 +204,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _extensions() -> list[Callable[[Any], None]]:
-    """Subcommands of the other packages (each imports its heavy modules lazily)."""
+    """Subcommands of the other packages: every ``add_*_parser`` of their ``cli`` modules.
+
+    Each package's ``cli`` module must stay light to import (heavy modules load in the
+    handlers), so that ``meldcam check`` starts fast.
+    """
     found: list[Callable[[Any], None]] = []
-    try:
-        from datasets import cli as datasets_cli
-    except ImportError:
-        return found
-    for name in ("add_synth_parser", "add_import_real_parser"):
-        register = getattr(datasets_cli, name, None)
-        if register is not None:
-            found.append(register)
+    for package in ("vision", "datasets"):
+        try:
+            module = importlib.import_module(f"{package}.cli")
+        except ModuleNotFoundError as error:
+            if error.name and (error.name == package or error.name.startswith(f"{package}.")):
+                continue  # that package has no subcommands (yet)
+            raise
+        found.extend(
+            getattr(module, name)
+            for name in sorted(vars(module))
+            if name.startswith("add_") and name.endswith("_parser")
+        )
     return found
 
 
