@@ -4,15 +4,16 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Debian packages: card art and its SVG renderer for the scene generator.
-APT_PACKAGES := gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core
+# Debian packages: card art and its SVG renderer for the scene generator; chromium for the
+# browser tests (driven by Playwright, never downloaded by it).
+APT_PACKAGES := gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core chromium
 STAMP_APT := $(VENV)/.apt-stamp
 STAMP_PIP := $(VENV)/.pip-stamp
 
 .PHONY: run test lint types doctest bench apt venv clean
 
 run: $(STAMP_PIP)
-	$(BIN)/meldcam --help
+	$(BIN)/meldcam serve --port 8000
 
 test: $(STAMP_PIP) $(STAMP_APT)
 	$(BIN)/ruff check .

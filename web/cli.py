@@ -151,6 +151,45 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------ serve
+
+
+def _lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (no packet is sent)."""
+    import socket
+
+    found: list[str] = []
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = str(info[4][0])
+        if not address.startswith("127.") and address not in found:
+            found.append(address)
+    return found
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import segno
+    from waitress import serve
+
+    from web.app import create_app
+
+    instance = Path(args.instance).resolve() if args.instance else None
+    app = create_app(instance=instance)
+    hosts = _lan_addresses() if args.host in ("0.0.0.0", "") else [args.host]
+    urls = [f"http://{host}:{args.port}/" for host in hosts] or [f"http://localhost:{args.port}/"]
+    print(f"meldcam is serving {app.instance_path} on {args.host}:{args.port}")
+    for url in urls:
+        print(f"  open {url} on a phone on the same network")
+    if not args.no_qr:
+        segno.make(urls[0], error="m").terminal(compact=True)
+    sys.stdout.flush()
+    serve(app, host=args.host, port=args.port, threads=args.threads, ident="meldcam")
+    return 0
+
+
 # ------------------------------------------------------------------------------ main
 
 
@@ -197,6 +236,18 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("preset", nargs="?", metavar="PRESET", help="a preset or rules JSON file")
     rules.add_argument("--json", action="store_true", help="print JSON")
     rules.set_defaults(func=cmd_rules)
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the phone page",
+        description="Serve the phone page with a production WSGI server (waitress).",
+    )
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--instance", metavar="DIR", help="folder of the database and photos")
+    serve.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    serve.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    serve.set_defaults(func=cmd_serve)
 
     for register in _extensions():
         register(sub)

@@ -1,0 +1,321 @@
+"""The JSON API with Flask's test client: every route, every error, nothing stored on failure."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from PIL import Image
+
+from web.cli import main as cli_main
+
+PURE_RUN = ["7H", "8H", "9H", "10H", "JH", "QH", "KH"]
+
+
+def new_game(client: FlaskClient, **body: Any) -> int:
+    body = {"rules": "burraco-fibur", "sides": ["Ada", "Bo"], **body}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.json
+    return int(response.json["id"])
+
+
+def round_sides(
+    ada_melds: list[list[str]] | None = None, closed: bool = True
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "Ada",
+            "melds": ada_melds or [PURE_RUN],
+            "hand": [],
+            "took_pot": True,
+            "closed": closed,
+        },
+        {"name": "Bo", "melds": [["5S", "5D", "5C"]], "hand": ["KD", "JK"], "took_pot": False},
+    ]
+
+
+def stored_rows(app: Flask) -> tuple[int, int]:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        rounds = conn.execute("SELECT count(*) FROM rounds").fetchone()[0]
+    finally:
+        conn.close()
+    return games, rounds
+
+
+def test_check_returns_the_cli_verdict(
+    client: FlaskClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    response = client.post(
+        "/api/check", json={"rules": "burraco-fibur", "pieces": ["JK", "7H", "8H"]}
+    )
+    assert response.status_code == 200
+    cli_main(["check", "--rules", "burraco-fibur", "--json", "JK", "7H", "8H"])
+    assert response.json == json.loads(capsys.readouterr().out)
+
+
+def test_check_accepts_a_rules_object_and_order(client: FlaskClient) -> None:
+    body = {
+        "rules": {"preset": "burraco-000"},
+        "pieces": ["2H", "4H", "5H", "6H", "2H"],
+        "ordered": True,
+    }
+    assert client.post("/api/check", json=body).json["valid"] is False
+    body["ordered"] = False
+    assert client.post("/api/check", json=body).json["valid"] is True
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"rules": "burraco-fibur", "pieces": ["7X"]}, 400, "'7X' is not a piece"),
+        ({"rules": "canasta", "pieces": ["7H"]}, 400, "unknown rules preset 'canasta'"),
+        ({"pieces": ["7H"]}, 400, "'rules' is required"),
+        ({"rules": "burraco-fibur", "pieces": "7H 8H"}, 400, "'pieces' must be a list"),
+        ({"rules": "burraco-fibur", "pieces": ["7H"] * 201}, 400, "at most 200 pieces"),
+        ({"rules": "burraco-fibur", "pieces": ["7H"], "ordered": "yes"}, 400, "'ordered' must be"),
+        (
+            {"rules": {"preset": "burraco-fibur", "jokers": 99}, "pieces": ["7H"]},
+            400,
+            "jokers must be 0-8",
+        ),
+    ],
+)
+def test_check_errors(client: FlaskClient, body: dict[str, Any], status: int, message: str) -> None:
+    response = client.post("/api/check", json=body)
+    assert response.status_code == status and message in response.json["error"]
+
+
+def test_state_changing_calls_take_json_only(client: FlaskClient, app: Flask) -> None:
+    response = client.post("/api/games", data={"rules": "burraco-fibur", "sides": "Ada"})
+    assert response.status_code == 415 and "JSON" in response.json["error"]
+    assert client.post("/api/games", data="{", content_type="application/json").status_code == 400
+    assert stored_rows(app) == (0, 0)
+
+
+def test_add_answers_with_the_new_meld(client: FlaskClient) -> None:
+    body = {"rules": "burraco-002", "meld": ["3H", "4H", "JK", "6H", "7H"], "piece": "5H"}
+    data = client.post("/api/add", json=body).json
+    assert data["allowed"] is True and data["melds"] == [["JK", "3H", "4H", "5H", "6H", "7H"]]
+
+
+def test_score_preview_stores_nothing(client: FlaskClient, app: Flask) -> None:
+    data = client.post("/api/score", json={"rules": "burraco-fibur", "sides": round_sides()}).json
+    assert [s["total"] for s in data["sides"]] == [365, -125]
+    assert data["verdicts"][0][0]["burraco"] == "pure"
+    assert stored_rows(app) == (0, 0)
+
+
+def test_game_lifecycle(client: FlaskClient) -> None:
+    game = new_game(client, target=500)
+    response = client.post(f"/api/games/{game}/rounds", json={"sides": round_sides()})
+    assert response.status_code == 201
+    assert response.json["number"] == 1
+    assert [s["total"] for s in response.json["sheet"]["sides"]] == [365, -125]
+    data = client.get(f"/api/games/{game}").json
+    assert set(data) >= {"id", "rules", "sides", "rounds", "totals", "finished", "winner"}
+    assert data["totals"] == {"Ada": 365, "Bo": -125} and not data["finished"]
+    assert data["rules"]["target"] == 500
+    client.post(f"/api/games/{game}/rounds", json={"sides": round_sides()})
+    data = client.get(f"/api/games/{game}").json
+    assert (
+        data["totals"] == {"Ada": 730, "Bo": -250} and data["finished"] and data["winner"] == "Ada"
+    )
+    # Correct round 1: Ada did not close after all.
+    fixed = client.put(f"/api/games/{game}/rounds/1", json={"sides": round_sides(closed=False)})
+    assert fixed.status_code == 200 and fixed.json["sheet"]["sides"][0]["total"] == 265
+    assert client.get(f"/api/games/{game}").json["totals"] == {"Ada": 630, "Bo": -250}
+    after = client.delete(f"/api/games/{game}/rounds/1").json
+    assert after["totals"] == {"Ada": 365, "Bo": -125} and [
+        r["number"] for r in after["rounds"]
+    ] == [1]
+    listed = client.get("/api/games").json["games"]
+    assert [g["id"] for g in listed] == [game]
+
+
+@pytest.mark.parametrize(
+    ("sides", "message"),
+    [
+        (round_sides([["AS", "AD", "AC"]]), "Ada cannot close: no burraco"),
+        ([{"name": "Ada"}, {"name": "Cy"}], "unknown side(s): Cy"),
+        ([{"name": "Ada"}], "missing side(s): Bo"),
+        (round_sides([["7H", "7H", "7H"], PURE_RUN]), "four 7H: the decks hold two"),
+        ([{"name": "Ada", "hand": ["ZZ"]}, {"name": "Bo"}], "'ZZ' is not a piece"),
+        ("nope", "'sides' must be a list"),
+    ],
+)
+def test_bad_round_is_refused_and_stores_nothing(
+    client: FlaskClient, app: Flask, sides: Any, message: str
+) -> None:
+    game = new_game(client)
+    response = client.post(f"/api/games/{game}/rounds", json={"sides": sides})
+    assert 400 <= response.status_code < 500
+    assert message in response.json["error"]
+    assert stored_rows(app) == (1, 0)
+
+
+def test_correcting_with_a_bad_round_keeps_the_old_one(client: FlaskClient) -> None:
+    game = new_game(client)
+    client.post(f"/api/games/{game}/rounds", json={"sides": round_sides()})
+    bad = client.put(
+        f"/api/games/{game}/rounds/1", json={"sides": round_sides([["AS", "AD", "AC"]])}
+    )
+    assert bad.status_code == 422
+    assert client.get(f"/api/games/{game}").json["totals"] == {"Ada": 365, "Bo": -125}
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "status"),
+    [
+        ("get", "/api/games/999", 404),
+        ("put", "/api/games/{game}/rounds/7", 404),
+        ("delete", "/api/games/{game}/rounds/7", 404),
+        ("post", "/api/games/999/rounds", 404),
+    ],
+)
+def test_unknown_game_or_round(client: FlaskClient, method: str, url: str, status: int) -> None:
+    game = new_game(client)
+    response = getattr(client, method)(url.format(game=game), json={"sides": round_sides()})
+    assert response.status_code == status and "error" in response.json
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            {"rules": "burraco-000", "sides": ["A", "B", "C"]},
+            "burraco-000 is played by 2 players, not 3",
+        ),
+        ({"rules": "burraco-fibur", "sides": ["A"]}, "2 to 4 sides"),
+        ({"rules": "burraco-fibur", "sides": ["A", "A"]}, "a name of its own"),
+        ({"rules": "burraco-fibur", "sides": ["A", "B"], "target": "big"}, "'target' must be"),
+        ({"rules": "burraco-fibur", "sides": "A,B"}, "'sides' must be a list"),
+        (
+            {"rules": "burraco-fibur", "sides": ["A", "B", "C"], "players": 4},
+            "4 players cannot sit as 3",
+        ),
+    ],
+)
+def test_bad_new_game(client: FlaskClient, app: Flask, body: dict[str, Any], message: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400 and message in response.json["error"]
+    assert stored_rows(app) == (0, 0)
+
+
+def test_teams_of_two_enter_two_hands(client: FlaskClient) -> None:
+    game = new_game(client, sides=["North-South", "East-West"], players=4)
+    sides = [
+        {
+            "name": "North-South",
+            "melds": [PURE_RUN],
+            "hands": [[], ["5C"]],
+            "took_pot": True,
+            "closed": True,
+        },
+        {"name": "East-West", "hands": [["AD"], ["JK"]], "took_pot": True},
+    ]
+    response = client.post(f"/api/games/{game}/rounds", json={"sides": sides})
+    assert response.status_code == 201
+    assert client.get(f"/api/games/{game}").json["totals"] == {"North-South": 360, "East-West": -45}
+
+
+def test_exports(client: FlaskClient) -> None:
+    game = new_game(client)
+    client.post(f"/api/games/{game}/rounds", json={"sides": round_sides()})
+    csv_text = client.get(f"/api/games/{game}/export.csv").get_data(as_text=True)
+    rows = csv_text.strip().splitlines()
+    assert rows[0].startswith("round,side,reason,points")
+    assert "1,Bo,pot-not-taken,-100,,-125,-125" in rows
+    exported = client.get(f"/api/games/{game}/export.json")
+    assert exported.json["totals"] == {"Ada": 365, "Bo": -125}
+    assert "attachment" in exported.headers["Content-Disposition"]
+
+
+def jpeg(size: tuple[int, int] = (64, 48)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, (200, 180, 150)).save(out, "JPEG")
+    return out.getvalue()
+
+
+def test_photo_is_kept_with_the_game_under_a_generated_name(
+    client: FlaskClient, app: Flask
+) -> None:
+    game = new_game(client)
+    response = client.post(
+        f"/api/games/{game}/photos",
+        data={"photo": (io.BytesIO(jpeg()), "../../etc/passwd.jpg"), "side": "Ada"},
+    )
+    assert response.status_code == 201
+    photo = response.json
+    assert photo["width"] == 64 and photo["height"] == 48
+    files = list(Path(app.config["PHOTOS"]).iterdir())
+    assert [f.name for f in files] == [f"{photo['id']}.jpg"]
+    served = client.get(photo["url"])
+    assert served.status_code == 200 and served.data == jpeg()
+    other = new_game(client)
+    assert client.get(f"/games/{other}/photos/{photo['id']}").status_code == 404
+    saved = client.post(
+        f"/api/games/{game}/rounds", json={"sides": round_sides(), "photos": [photo["id"]]}
+    )
+    assert saved.json["photos"] == [photo["id"]]
+    assert client.get(f"/api/games/{game}").json["rounds"][0]["photos"] == [photo["id"]]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "the photo is empty"),
+        (b"this is not an image at all", "not an image"),
+        (jpeg()[:200], "damaged or truncated"),
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
+    ],
+)
+def test_unreadable_photo_is_refused_with_a_reason(
+    client: FlaskClient, app: Flask, data: bytes, message: str
+) -> None:
+    game = new_game(client)
+    response = client.post(f"/api/games/{game}/photos", data={"photo": (io.BytesIO(data), "x.jpg")})
+    assert response.status_code == 400 and message in response.json["error"]
+    assert not Path(app.config["PHOTOS"]).exists() or not any(Path(app.config["PHOTOS"]).iterdir())
+
+
+def test_upload_over_the_limit_is_413(tmp_path: Path) -> None:
+    from web.app import create_app
+
+    app = create_app({"TESTING": True, "INSTANCE": tmp_path, "MAX_CONTENT_LENGTH": 10_000})
+    response = app.test_client().post(
+        "/api/scan", data={"photo": (io.BytesIO(b"x" * 20_000), "big.jpg")}
+    )
+    assert response.status_code == 413 and "larger than" in response.json["error"]
+
+
+def test_scan_without_photo_field(client: FlaskClient) -> None:
+    response = client.post("/api/scan", data={"kind": "cards"})
+    assert response.status_code == 400 and "'photo'" in response.json["error"]
+
+
+def test_delete_game_removes_its_photos(client: FlaskClient, app: Flask) -> None:
+    game = new_game(client)
+    client.post(f"/api/games/{game}/photos", data={"photo": (io.BytesIO(jpeg()), "a.jpg")})
+    assert client.delete(f"/api/games/{game}").json == {"deleted": game}
+    assert not any(Path(app.config["PHOTOS"]).iterdir())
+    assert client.get(f"/api/games/{game}").status_code == 404
+
+
+def test_security_headers_and_secret_key(client: FlaskClient, app: Flask) -> None:
+    response = client.get("/")
+    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Frame-Options"] == "DENY"
+    key_file = Path(app.instance_path) / "secret_key"
+    assert key_file.stat().st_mode & 0o077 == 0
+    assert (
+        app.config["SECRET_KEY"] == key_file.read_text().strip()
+        and len(app.config["SECRET_KEY"]) == 64
+    )

@@ -1,0 +1,356 @@
+"""The page's languages: English, Italian, Spanish, Hebrew (right to left), Croatian.
+
+The language comes from ``?lang=`` (remembered in a cookie), else the cookie, else the
+browser's Accept-Language. Rule problems keep their detail (piece codes) and get a
+translated title from their code.
+"""
+
+from __future__ import annotations
+
+from flask import Request
+
+LANGUAGES = {"en": "English", "it": "Italiano", "es": "Español", "he": "עברית", "hr": "Hrvatski"}
+RTL = frozenset({"he"})
+DEFAULT = "en"
+
+# key: (en, it, es, he, hr)
+_TEXT: dict[str, tuple[str, str, str, str, str]] = {
+    "app.tagline": (
+        "Photograph the melds, get the score.",
+        "Fotografa le combinazioni, ottieni il punteggio.",
+        "Fotografiá los juegos, obtené el puntaje.",
+        "צלמו את הסדרות, קבלו את הניקוד.",
+        "Fotografirajte kombinacije, dobijte rezultat.",
+    ),
+    "nav.games": ("Games", "Partite", "Partidas", "משחקים", "Igre"),
+    "nav.check": (
+        "Settle a dispute",
+        "Risolvi una disputa",
+        "Resolver una duda",
+        "הכרעה במחלוקת",
+        "Riješi spor",
+    ),
+    "nav.language": ("Language", "Lingua", "Idioma", "שפה", "Jezik"),
+    "games.title": ("Games", "Partite", "Partidas", "משחקים", "Igre"),
+    "games.none": (
+        "No game yet.",
+        "Nessuna partita.",
+        "Todavía no hay partidas.",
+        "אין עדיין משחקים.",
+        "Još nema igara.",
+    ),
+    "games.new": ("New game", "Nuova partita", "Nueva partida", "משחק חדש", "Nova igra"),
+    "games.rounds": ("rounds", "mani", "manos", "סיבובים", "runde"),
+    "games.finished": ("finished", "finita", "terminada", "הסתיים", "završena"),
+    "games.playing": ("in play", "in corso", "en juego", "בתהליך", "u tijeku"),
+    "new.title": ("New game", "Nuova partita", "Nueva partida", "משחק חדש", "Nova igra"),
+    "new.rules": ("Rules", "Regole", "Reglas", "חוקים", "Pravila"),
+    "new.players": ("Players", "Giocatori", "Jugadores", "שחקנים", "Igrači"),
+    "new.teams": (
+        "4 players play as two teams of two",
+        "In 4 si gioca a coppie",
+        "De a 4 se juega en parejas",
+        "ב-4 משחקים בשתי קבוצות של שניים",
+        "Četiri igrača igraju u dva para",
+    ),
+    "new.side": ("Side", "Squadra", "Equipo", "צד", "Strana"),
+    "new.target": (
+        "Target score",
+        "Punteggio obiettivo",
+        "Puntaje a alcanzar",
+        "ניקוד יעד",
+        "Ciljni rezultat",
+    ),
+    "new.name": (
+        "Name (optional)",
+        "Nome (facoltativo)",
+        "Nombre (opcional)",
+        "שם (רשות)",
+        "Naziv (neobavezno)",
+    ),
+    "new.options": (
+        "Table rules",
+        "Regole del tavolo",
+        "Reglas de la mesa",
+        "חוקי השולחן",
+        "Pravila stola",
+    ),
+    "new.start": (
+        "Start the game",
+        "Inizia la partita",
+        "Empezar la partida",
+        "התחלת משחק",
+        "Započni igru",
+    ),
+    "game.totals": ("Totals", "Totali", "Totales", "סיכום", "Ukupno"),
+    "game.target": ("target", "obiettivo", "meta", "יעד", "cilj"),
+    "game.round": ("Round", "Mano", "Mano", "סיבוב", "Runda"),
+    "game.add_round": (
+        "Enter a round",
+        "Inserisci una mano",
+        "Cargar una mano",
+        "הזנת סיבוב",
+        "Unesi rundu",
+    ),
+    "game.edit": ("Correct", "Correggi", "Corregir", "תיקון", "Ispravi"),
+    "game.delete": ("Delete", "Elimina", "Borrar", "מחיקה", "Obriši"),
+    "game.confirm_delete": (
+        "Delete this round? The totals are recomputed.",
+        "Eliminare questa mano? I totali vengono ricalcolati.",
+        "¿Borrar esta mano? Se recalculan los totales.",
+        "למחוק את הסיבוב? הסיכומים יחושבו מחדש.",
+        "Obrisati ovu rundu? Zbrojevi se ponovno računaju.",
+    ),
+    "game.winner": ("Winner", "Vince", "Gana", "מנצח", "Pobjednik"),
+    "game.draw": ("Draw", "Pareggio", "Empate", "תיקו", "Neriješeno"),
+    "game.export": ("Export", "Esporta", "Exportar", "ייצוא", "Izvoz"),
+    "game.vp": (
+        "Victory points",
+        "Punti vittoria",
+        "Puntos de victoria",
+        "נקודות ניצחון",
+        "Pobjednički bodovi",
+    ),
+    "game.void": ("void hand", "mano nulla", "mano anulada", "יד מבוטלת", "poništena ruka"),
+    "game.photos": ("Photos", "Foto", "Fotos", "תמונות", "Fotografije"),
+    "round.title": ("Round", "Mano", "Mano", "סיבוב", "Runda"),
+    "round.photo": (
+        "Photograph the melds",
+        "Fotografa le combinazioni",
+        "Fotografiar los juegos",
+        "צילום הסדרות",
+        "Fotografiraj kombinacije",
+    ),
+    "round.reading": (
+        "Reading the photo…",
+        "Lettura della foto…",
+        "Leyendo la foto…",
+        "קורא את התמונה…",
+        "Čitam fotografiju…",
+    ),
+    "round.melds": ("Melds", "Combinazioni", "Juegos", "סדרות", "Kombinacije"),
+    "round.add_meld": (
+        "Type a meld",
+        "Scrivi una combinazione",
+        "Escribir un juego",
+        "הקלדת סדרה",
+        "Upiši kombinaciju",
+    ),
+    "round.add": ("Add", "Aggiungi", "Agregar", "הוספה", "Dodaj"),
+    "round.hand": (
+        "Left in hand",
+        "Rimaste in mano",
+        "Quedaron en la mano",
+        "נשאר ביד",
+        "Ostalo u ruci",
+    ),
+    "round.hand2": (
+        "Partner's hand",
+        "Mano del compagno",
+        "Mano del compañero",
+        "היד של השותף",
+        "Partnerova ruka",
+    ),
+    "round.took_pot": (
+        "Took the pot",
+        "Ha preso il pozzetto",
+        "Tomó el muerto",
+        "לקח את הקופה",
+        "Uzeo izvor",
+    ),
+    "round.closed": ("Closed", "Ha chiuso", "Cerró", "סגר", "Zatvorio"),
+    "round.save": (
+        "Save the round",
+        "Salva la mano",
+        "Guardar la mano",
+        "שמירת הסיבוב",
+        "Spremi rundu",
+    ),
+    "round.score": ("Score", "Punteggio", "Puntaje", "ניקוד", "Rezultat"),
+    "round.split": (
+        "Split after this",
+        "Dividi dopo questa",
+        "Dividir después",
+        "פיצול אחרי",
+        "Podijeli iza",
+    ),
+    "round.merge": (
+        "Merge with next",
+        "Unisci alla successiva",
+        "Unir con el siguiente",
+        "איחוד עם הבא",
+        "Spoji sa sljedećom",
+    ),
+    "round.move": (
+        "Move to meld",
+        "Sposta nella combinazione",
+        "Mover al juego",
+        "העברה לסדרה",
+        "Premjesti u kombinaciju",
+    ),
+    "round.new_meld": (
+        "new meld",
+        "nuova combinazione",
+        "juego nuevo",
+        "סדרה חדשה",
+        "nova kombinacija",
+    ),
+    "round.remove": ("Remove", "Togli", "Quitar", "הסרה", "Ukloni"),
+    "round.change": ("Change to", "Cambia in", "Cambiar por", "שינוי ל", "Promijeni u"),
+    "round.add_piece": (
+        "Add a piece",
+        "Aggiungi una carta",
+        "Agregar una ficha",
+        "הוספת קלף",
+        "Dodaj kartu",
+    ),
+    "round.unassigned": (
+        "Not in a meld",
+        "Fuori dalle combinazioni",
+        "Fuera de los juegos",
+        "לא בסדרה",
+        "Izvan kombinacija",
+    ),
+    "round.saved": ("Saved", "Salvata", "Guardada", "נשמר", "Spremljeno"),
+    "round.cancel": ("Cancel", "Annulla", "Cancelar", "ביטול", "Odustani"),
+    "check.title": (
+        "Settle a dispute",
+        "Risolvi una disputa",
+        "Resolver una duda",
+        "הכרעה במחלוקת",
+        "Riješi spor",
+    ),
+    "check.intro": (
+        "Type a meld or photograph it: meldcam gives the verdict and the reason.",
+        "Scrivi o fotografa una combinazione: meldcam dà il verdetto e il motivo.",
+        "Escribí o fotografiá un juego: meldcam da el veredicto y el motivo.",
+        "הקלידו או צלמו סדרה: meldcam נותן הכרעה ונימוק.",
+        "Upišite ili fotografirajte kombinaciju: meldcam daje presudu i razlog.",
+    ),
+    "check.meld": ("Meld", "Combinazione", "Juego", "סדרה", "Kombinacija"),
+    "check.ordered": (
+        "As laid out (order matters)",
+        "Come è disposta (conta l'ordine)",
+        "Como está en la mesa (importa el orden)",
+        "כפי שמונחת (הסדר חשוב)",
+        "Kako je složena (redoslijed je bitan)",
+    ),
+    "check.go": ("Check", "Verifica", "Verificar", "בדיקה", "Provjeri"),
+    "check.can_add": (
+        "Can I add…",
+        "Posso aggiungere…",
+        "¿Puedo agregar…",
+        "האם אפשר להוסיף…",
+        "Mogu li dodati…",
+    ),
+    "check.valid": ("Valid", "Valida", "Válido", "תקין", "Ispravno"),
+    "check.invalid": ("Not valid", "Non valida", "No válido", "לא תקין", "Neispravno"),
+    "check.yes": ("Yes", "Sì", "Sí", "כן", "Da"),
+    "check.no": ("No", "No", "No", "לא", "Ne"),
+    "check.becomes": (
+        "The meld becomes",
+        "La combinazione diventa",
+        "El juego queda",
+        "הסדרה הופכת ל",
+        "Kombinacija postaje",
+    ),
+    "kind.set": ("set", "combinazione", "pierna", "סט", "grupa"),
+    "kind.run": ("run", "scala", "escalera", "רצף", "sekvenca"),
+    "burraco.pure": (
+        "pure burraco",
+        "burraco pulito",
+        "canasta pura",
+        "בורקו טהור",
+        "čisti burraco",
+    ),
+    "burraco.semi-pure": (
+        "semi-pure burraco",
+        "burraco semipulito",
+        "canasta semipura",
+        "בורקו חצי טהור",
+        "polučisti burraco",
+    ),
+    "burraco.impure": (
+        "impure burraco",
+        "burraco sporco",
+        "canasta impura",
+        "בורקו",
+        "nečisti burraco",
+    ),
+    "points": ("points", "punti", "puntos", "נקודות", "bodova"),
+    "bonus": ("bonus", "bonus", "premio", "בונוס", "bonus"),
+    "line.meld": ("meld", "combinazione", "juego", "סדרה", "kombinacija"),
+    "line.burraco-pure": (
+        "pure burraco",
+        "burraco pulito",
+        "canasta pura",
+        "בורקו טהור",
+        "čisti burraco",
+    ),
+    "line.burraco-semi-pure": (
+        "semi-pure burraco",
+        "burraco semipulito",
+        "canasta semipura",
+        "בורקו חצי טהור",
+        "polučisti burraco",
+    ),
+    "line.burraco-impure": (
+        "impure burraco",
+        "burraco sporco",
+        "canasta impura",
+        "בורקו",
+        "nečisti burraco",
+    ),
+    "line.closing": ("closing", "chiusura", "cierre", "סגירה", "zatvaranje"),
+    "line.hand": ("hand", "mano", "mano", "יד", "ruka"),
+    "line.pot-not-taken": (
+        "pot not taken",
+        "pozzetto non preso",
+        "muerto no tomado",
+        "הקופה לא נלקחה",
+        "izvor nije uzet",
+    ),
+    "line.pot-not-played": (
+        "pot not played",
+        "pozzetto non giocato",
+        "muerto sin jugar",
+        "הקופה לא שוחקה",
+        "izvor nije odigran",
+    ),
+    "line.rack": ("rack", "leggio", "atril", "מעמד", "stalak"),
+    "line.went-out": ("went out", "chiusura", "cerró", "יצא", "izašao"),
+    "line.void": ("void hand", "mano nulla", "mano anulada", "יד מבוטלת", "poništena ruka"),
+    "problem": ("Problem", "Problema", "Problema", "בעיה", "Problem"),
+    "error.generic": (
+        "Something went wrong",
+        "Qualcosa è andato storto",
+        "Algo salió mal",
+        "משהו השתבש",
+        "Nešto nije u redu",
+    ),
+}
+_INDEX = {code: i for i, code in enumerate(LANGUAGES)}
+
+
+def text(key: str, lang: str) -> str:
+    """The text of ``key`` in ``lang`` (English when missing)."""
+    entry = _TEXT.get(key)
+    if entry is None:
+        return key
+    return entry[_INDEX.get(lang, 0)]
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """Every text in one language, for the page's JavaScript."""
+    return {key: text(key, lang) for key in _TEXT}
+
+
+def choose(request: Request) -> str:
+    asked = request.args.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    cookie = request.cookies.get("lang")
+    if cookie in LANGUAGES:
+        return cookie
+    best = request.accept_languages.best_match(list(LANGUAGES))
+    return best or DEFAULT

@@ -1,0 +1,97 @@
+"""The phone pages (``pages`` blueprint): server-rendered, with small vanilla JavaScript."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, g, render_template, send_file
+from werkzeug.wrappers import Response
+
+from scorer import PRESETS
+from scorer.rules import OPTION_NAMES
+from web import i18n, store
+from web.db import get_db
+from web.errors import NotFoundError
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.app_context_processor
+def _context() -> dict[str, Any]:
+    lang = g.get("lang", i18n.DEFAULT)
+    return {
+        "t": lambda key: i18n.text(key, lang),
+        "lang": lang,
+        "rtl": lang in i18n.RTL,
+        "languages": i18n.LANGUAGES,
+        "catalogue": i18n.catalogue(lang),
+    }
+
+
+def _game(game_id: int) -> store.StoredGame:
+    try:
+        return store.load_game(get_db(), game_id)
+    except NotFoundError:
+        abort(404)
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("index.html", games=store.list_games(get_db()))
+
+
+@bp.get("/games/new")
+def new_game() -> str:
+    presets = {name: rules.to_json() for name, rules in PRESETS.items()}
+    return render_template("new_game.html", presets=presets, options=OPTION_NAMES)
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> str:
+    stored = _game(game_id)
+    return render_template("game.html", stored=stored, data=stored.to_json())
+
+
+@bp.get("/games/<int:game_id>/rounds/new")
+def new_round(game_id: int) -> str:
+    stored = _game(game_id)
+    return render_template("round.html", stored=stored, data=stored.to_json(), number=None)
+
+
+@bp.get("/games/<int:game_id>/rounds/<int:number>/edit")
+def edit_round(game_id: int, number: int) -> str:
+    stored = _game(game_id)
+    if not 1 <= number <= len(stored.rounds):
+        abort(404)
+    return render_template("round.html", stored=stored, data=stored.to_json(), number=number)
+
+
+@bp.get("/games/<int:game_id>/photos/<photo_id>")
+def photo(game_id: int, photo_id: str) -> Response:
+    try:
+        row = store.get_photo(get_db(), game_id, photo_id)
+    except NotFoundError:
+        abort(404)
+    path = current_app.config["PHOTOS"] / row["filename"]
+    if not path.is_file():
+        abort(404)
+    return send_file(path, mimetype=row["content_type"], max_age=3600)
+
+
+@bp.get("/check")
+def check() -> str:
+    presets = {name: rules.to_json() for name, rules in PRESETS.items()}
+    return render_template("check.html", presets=presets)
+
+
+@bp.get("/qr.svg")
+def qr() -> Response:
+    """A QR code of this page's address, for the next phone at the table."""
+    import io
+
+    import segno
+    from flask import request
+
+    out = io.BytesIO()
+    segno.make(request.host_url, error="m").save(out, kind="svg", scale=6, border=2)
+    return Response(out.getvalue(), mimetype="image/svg+xml")

@@ -1,0 +1,97 @@
+"""Uploaded photos: checked before anything is stored, kept under generated names.
+
+A photo is refused with a reason when it is empty, not an image, truncated, too
+large in bytes or pixels (a decompression bomb), or an iPhone HEIC that this
+machine cannot read (the message says how to share it as JPEG).
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from web.errors import WebError
+
+MAX_PIXELS = 50_000_000  # a 48 MP phone photo fits; a 30000x30000 bomb does not
+_FORMATS = {
+    "JPEG": ("image/jpeg", ".jpg"),
+    "PNG": ("image/png", ".png"),
+    "WEBP": ("image/webp", ".webp"),
+}
+
+
+class UnreadablePhotoError(WebError):
+    """The upload is not a photo meldcam can read; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhotoInfo:
+    content_type: str
+    suffix: str
+    width: int
+    height: int
+    """Size after the EXIF orientation is applied."""
+
+
+def inspect_photo(data: bytes) -> PhotoInfo:
+    """Check an upload fully (decoding every pixel) and describe it."""
+    if not data:
+        raise UnreadablePhotoError("the photo is empty")
+    head = data[:32]
+    if head[4:12] in (b"ftypheic", b"ftypheix", b"ftyphevc", b"ftypmif1", b"ftypmsf1"):
+        raise UnreadablePhotoError(
+            "this is a HEIC photo (iPhone): share it as JPEG instead (Settings > Camera > "
+            "Formats > Most Compatible, or choose JPEG when sharing)"
+        )
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                kind = image.format or ""
+                width, height = image.size
+                if width * height > MAX_PIXELS:
+                    raise UnreadablePhotoError(
+                        f"the photo claims {width}x{height} pixels: more than meldcam reads "
+                        f"({MAX_PIXELS // 1_000_000} MP)"
+                    )
+                image.load()  # decode everything: a truncated file fails here
+                oriented = ImageOps.exif_transpose(image)
+                width, height = oriented.size
+    except UnreadablePhotoError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise UnreadablePhotoError(
+            "the photo is too large in pixels (a decompression bomb?)"
+        ) from None
+    except UnidentifiedImageError:
+        raise UnreadablePhotoError(
+            "this file is not an image meldcam can read (JPEG, PNG or WebP)"
+        ) from None
+    except (OSError, SyntaxError, ValueError) as error:
+        raise UnreadablePhotoError(f"the photo is damaged or truncated ({error})") from None
+    if kind not in _FORMATS:
+        raise UnreadablePhotoError(
+            f"{kind or 'this'} images are not supported: send JPEG, PNG or WebP"
+        )
+    content_type, suffix = _FORMATS[kind]
+    return PhotoInfo(content_type, suffix, width, height)
+
+
+def new_photo_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def save_photo(folder: Path, photo_id: str, info: PhotoInfo, data: bytes) -> str:
+    """Write the upload under a generated name; returns that name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    filename = f"{photo_id}{info.suffix}"
+    target = folder / filename
+    tmp = target.with_suffix(target.suffix + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(target)
+    return filename
