@@ -242,7 +242,7 @@ function roundPage() {
     box.append(el("h2", {}, side.name));
     const file = el("input", { type: "file", accept: "image/*", capture: "environment", class: "photo-input", "data-side": side.name });
     file.addEventListener("change", () => file.files[0] && uploadPhoto(s, file.files[0]));
-    box.append(el("label", { class: "button file" }, "📷 " + t("round.photo"), file));
+    box.append(el("label", { class: "button file" }, t("round.photo"), file));
     if (side.busy) box.append(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     if (side.error) box.append(el("p", { class: "error" }, side.error));
     if (side.photo) box.append(renderPhoto(side, s));

@@ -1,0 +1,174 @@
+"""A real browser (Debian's chromium driven by Playwright) at a phone's size against the
+real server process and its SQLite file. Screenshots land in test-artifacts/."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+REAL_CARDS = sorted((ROOT.parent / "shared/realdata/card-fans/images").glob("*.jpg"))
+PHONE = {"width": 390, "height": 844}
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("chromium is missing: `make test` installs it with apt-get")
+    pytest.skip("Debian chromium is not installed (make test installs it)", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    instance = tmp_path_factory.mktemp("instance")
+    port = free_port()
+    script = Path(sys.executable).parent / "meldcam"
+    process = subprocess.Popen(
+        [
+            str(script),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--instance",
+            str(instance),
+            "--no-qr",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if process.poll() is not None:
+                output = process.stdout.read().decode() if process.stdout else ""
+                raise RuntimeError(f"the server died: {output}") from None
+            time.sleep(0.2)
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="en-GB")  # type: ignore[attr-defined]
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
+    p = page
+    p.goto(f"{server}/")  # type: ignore[attr-defined]
+    p.click("#new-game")  # type: ignore[attr-defined]
+    inputs = p.locator("#side-names input")  # type: ignore[attr-defined]
+    inputs.nth(0).fill("Ada")
+    inputs.nth(1).fill("Bo")
+    p.fill("#target", "1000")  # type: ignore[attr-defined]
+    p.click("button[type=submit]")  # type: ignore[attr-defined]
+    p.wait_for_url(re.compile(r"/games/\d+$"))  # type: ignore[attr-defined]
+    p.click("#enter-round")  # type: ignore[attr-defined]
+    p.wait_for_selector(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    assert REAL_CARDS, "the real card photos of ../shared/realdata are needed"
+    ada.locator("input.photo-input").set_input_files(str(REAL_CARDS[0]))
+    ada.locator(".photo img").wait_for()
+    assert ada.locator(".progress").count() == 0  # the photo was read (or refused with a reason)
+
+    ada.locator("input.type-meld").fill("7h 8h 9h 10h jh qh 2s")
+    ada.locator("button.add-meld").click()
+    meld = ada.locator(".meld[data-meld]").last
+    meld.locator(".chip", has_text="2♠").click()
+    p.click("#picker-grid .pick >> text='K'")  # type: ignore[attr-defined]
+    p.click("#picker-grid .pick.red >> nth=0")  # type: ignore[attr-defined]  # hearts
+    meld.locator(".chip", has_text="K♥").wait_for()
+    ada.locator("input.took-pot").check()
+    ada.locator("input.closed").check()
+    bo = p.locator(".side-card[data-side=Bo]")  # type: ignore[attr-defined]
+    bo.locator("input.hand-input").fill("KD")
+    bo.locator("input.hand-input").press("Tab")
+    live = p.locator("#sheet table[data-side=Ada] .live-total")  # type: ignore[attr-defined]
+    live.filter(has_text="365").wait_for()
+    assert "pure burraco" in meld.locator(".verdict-line").inner_text()
+    shot(p, "round-editor")
+
+    p.click("#save-round")  # type: ignore[attr-defined]
+    p.wait_for_url(re.compile(r"/games/\d+#round-1$"))  # type: ignore[attr-defined]
+    assert p.locator(".side-total[data-side=Ada]").inner_text() == "365"  # type: ignore[attr-defined]
+    assert p.locator(".side-total[data-side=Bo]").inner_text() == "-110"  # type: ignore[attr-defined]
+    shot(p, "game")
+
+
+def test_hebrew_page_lays_out_right_to_left(server: str, page: object) -> None:
+    p = page
+    p.goto(f"{server}/check?lang=he")  # type: ignore[attr-defined]
+    assert p.evaluate("document.documentElement.dir") == "rtl"  # type: ignore[attr-defined]
+    brand = p.locator(".brand").bounding_box()  # type: ignore[attr-defined]
+    assert brand["x"] > PHONE["width"] / 2, "the header starts on the right"
+    assert "הכרעה במחלוקת" in p.locator("h1").inner_text()  # type: ignore[attr-defined]
+    shot(p, "check-hebrew")
+
+
+def test_dispute_page_gives_the_verdict_and_can_i_add(server: str, page: object) -> None:
+    p = page
+    p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]
+    p.select_option("#check-rules", "burraco-002")  # type: ignore[attr-defined]
+    p.fill("#meld", "3H 4H JK 6H 7H")  # type: ignore[attr-defined]
+    p.fill("#add-piece", "5H")  # type: ignore[attr-defined]
+    p.click("#check-form button[type=submit]")  # type: ignore[attr-defined]
+    p.locator("#add-answer").wait_for()  # type: ignore[attr-defined]
+    assert p.locator("#verdict-title").inner_text() == "Valid"  # type: ignore[attr-defined]
+    assert p.locator("#add-answer").inner_text() == "Yes"  # type: ignore[attr-defined]
+    assert "JK 3H 4H 5H 6H 7H" in p.locator("#verdict").inner_text()  # type: ignore[attr-defined]
+    p.fill("#meld", "JK 7H 8H 2S")  # type: ignore[attr-defined]
+    p.fill("#add-piece", "")  # type: ignore[attr-defined]
+    p.click("#check-form button[type=submit]")  # type: ignore[attr-defined]
+    p.locator("#verdict-title", has_text="Not valid").wait_for()  # type: ignore[attr-defined]
+    assert "two wild cards: JK and 2S" in p.locator("#verdict-reason").inner_text()  # type: ignore[attr-defined]
+    shot(p, "check")
