@@ -35,7 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance: Path | None 
         MAX_CONTENT_LENGTH=25 * 1024 * 1024,
         SCAN_WORKERS=1,
         SCAN_WAIT_S=20,
-        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
     )
     if test_config is None:
@@ -47,7 +47,9 @@ def create_app(test_config: dict[str, Any] | None = None, instance: Path | None 
     app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret_key(instance_path)
 
     db.init_app(app)
-    from web import api, pages
+    from web import access, api, pages
+
+    access.init_app(app)
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -174,10 +174,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import segno
     from waitress import serve
 
+    from web import access
     from web.app import create_app
 
     instance = Path(args.instance).resolve() if args.instance else None
     app = create_app(instance=instance)
+    if args.access_code is not None:
+        try:
+            access.save(Path(app.instance_path), args.access_code, read_open=not args.closed)
+        except ValueError as error:
+            _fail(str(error))
+        print(
+            "the access code is set: changes need it (reading stays open)"
+            if not args.closed
+            else "the access code is set: reading and changes need it"
+        )
     hosts = _lan_addresses() if args.host in ("0.0.0.0", "") else [args.host]
     urls = [f"http://{host}:{args.port}/" for host in hosts] or [f"http://localhost:{args.port}/"]
     print(f"meldcam is serving {app.instance_path} on {args.host}:{args.port}")
@@ -247,6 +258,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--instance", metavar="DIR", help="folder of the database and photos")
     serve.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
     serve.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    serve.add_argument(
+        "--access-code", metavar="CODE", help="set the household access code (stored hashed)"
+    )
+    serve.add_argument(
+        "--closed", action="store_true", help="with --access-code: reading needs the code too"
+    )
     serve.set_defaults(func=cmd_serve)
 
     for register in _extensions():

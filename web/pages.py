@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, render_template, send_file
@@ -95,3 +96,82 @@ def qr() -> Response:
     out = io.BytesIO()
     segno.make(request.host_url, error="m").save(out, kind="svg", scale=6, border=2)
     return Response(out.getvalue(), mimetype="image/svg+xml")
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site (never //host or a scheme)."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> str | Response:
+    from flask import redirect, request, session
+
+    from web import access
+
+    code = access.load(Path(current_app.instance_path))
+    target = _safe_next(request.values.get("next"))
+    if code is None:
+        return redirect(target)
+    wrong = False
+    if request.method == "POST":
+        access.check_csrf(request.form.get("csrf"))
+        if code.accepts(request.form.get("code", "")):
+            session.clear()
+            session["access"] = code.hash
+            session.permanent = True
+            return redirect(target)
+        wrong = True
+    return render_template("login.html", csrf=access.csrf_token(), next=target, wrong=wrong)
+
+
+@bp.get("/logout")
+def logout() -> Response:
+    from flask import redirect, session
+
+    session.clear()
+    return redirect("/")
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+def settings() -> str | Response:
+    from flask import redirect, request, session
+
+    from web import access
+
+    instance = Path(current_app.instance_path)
+    code = access.load(instance)
+    if code is not None and not access.authorised(code):
+        return redirect("/login?next=/settings")
+    saved, error = False, None
+    if request.method == "POST":
+        access.check_csrf(request.form.get("csrf"))
+        read_open = request.form.get("read_open") == "1"
+        if request.form.get("action") == "clear":
+            access.save(instance, None)
+            session.pop("access", None)
+            saved = True
+        else:
+            new = request.form.get("code", "")
+            try:
+                if new:
+                    access.save(instance, new, read_open)
+                elif code is not None:
+                    access.save_read_open(instance, read_open)
+                saved = True
+            except ValueError as failure:
+                error = str(failure)
+            code = access.load(instance)
+            if code is not None:
+                session["access"] = code.hash
+    code = access.load(instance)
+    return render_template(
+        "settings.html",
+        csrf=access.csrf_token(),
+        protected=code is not None,
+        read_open=code.read_open if code else True,
+        saved=saved,
+        error=error,
+    )

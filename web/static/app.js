@@ -36,6 +36,9 @@ async function api(method, url, body) {
   } catch (_) {
     data = { error: `${response.status} ${response.statusText}` };
   }
+  if (response.status === 401) {
+    location.href = `/login?next=${encodeURIComponent(location.pathname)}`;
+  }
   if (!response.ok) {
     const error = new Error((data && data.error) || t("error.generic"));
     error.status = response.status;

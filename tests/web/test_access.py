@@ -1,0 +1,114 @@
+"""The household access code, CSRF on forms, and cross-site refusals."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web import access
+
+GAME = {"rules": "burraco-fibur", "sides": ["Ada", "Bo"]}
+
+
+@pytest.fixture
+def protected(app: Flask) -> Flask:
+    access.save(Path(app.instance_path), "tavolo-7", read_open=True)
+    return app
+
+
+def csrf_of(page: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found
+    return found.group(1)
+
+
+def test_off_until_the_owner_sets_one(client: FlaskClient) -> None:
+    assert client.post("/api/games", json=GAME).status_code == 201
+
+
+def test_code_is_stored_hashed(protected: Flask) -> None:
+    stored = (Path(protected.instance_path) / "access.json").read_text()
+    assert "tavolo-7" not in stored and "hash" in stored
+    assert (Path(protected.instance_path) / "access.json").stat().st_mode & 0o077 == 0
+
+
+def test_changes_need_the_code_reading_stays_open(protected: Flask, client: FlaskClient) -> None:
+    response = client.post("/api/games", json=GAME)
+    assert response.status_code == 401 and "access code" in response.json["error"]
+    assert client.get("/api/games").status_code == 200
+    assert client.get("/").status_code == 200
+    # Computations that store nothing stay open.
+    assert (
+        client.post(
+            "/api/check", json={"rules": "burraco-fibur", "pieces": ["7H", "8H", "JK"]}
+        ).status_code
+        == 200
+    )
+
+
+def test_bearer_header_for_the_api(protected: Flask, client: FlaskClient) -> None:
+    ok = client.post("/api/games", json=GAME, headers={"Authorization": "Bearer tavolo-7"})
+    assert ok.status_code == 201
+    bad = client.post("/api/games", json=GAME, headers={"Authorization": "Bearer nope"})
+    assert bad.status_code == 401
+
+
+def test_login_sets_a_session_and_checks_csrf(protected: Flask, client: FlaskClient) -> None:
+    page = client.get("/login?next=/games/new").get_data(as_text=True)
+    token = csrf_of(page)
+    no_token = client.post("/login", data={"code": "tavolo-7"})
+    assert no_token.status_code == 400
+    wrong = client.post("/login", data={"code": "nope", "csrf": token})
+    assert wrong.status_code == 200 and "Wrong code" in wrong.get_data(as_text=True)
+    right = client.post("/login", data={"code": "tavolo-7", "csrf": token, "next": "/games/new"})
+    assert right.status_code == 302 and right.headers["Location"] == "/games/new"
+    assert client.post("/api/games", json=GAME).status_code == 201
+
+
+def test_login_never_redirects_off_site(protected: Flask, client: FlaskClient) -> None:
+    token = csrf_of(client.get("/login").get_data(as_text=True))
+    response = client.post(
+        "/login", data={"code": "tavolo-7", "csrf": token, "next": "//evil.example/x"}
+    )
+    assert response.headers["Location"] == "/"
+
+
+def test_closed_reading(app: Flask, client: FlaskClient) -> None:
+    access.save(Path(app.instance_path), "tavolo-7", read_open=False)
+    assert client.get("/api/games").status_code == 401
+    assert client.get("/").status_code == 302
+
+
+def test_cross_site_changes_are_refused(client: FlaskClient) -> None:
+    response = client.post("/api/games", json=GAME, headers={"Origin": "http://evil.example"})
+    assert response.status_code == 403
+    same = client.post("/api/games", json=GAME, headers={"Origin": "http://localhost"})
+    assert same.status_code == 201
+
+
+def test_settings_page_sets_and_clears_the_code(app: Flask, client: FlaskClient) -> None:
+    token = csrf_of(client.get("/settings").get_data(as_text=True))
+    client.post(
+        "/settings", data={"csrf": token, "code": "casa-42", "read_open": "1", "action": "set"}
+    )
+    assert access.load(Path(app.instance_path)) is not None
+    assert client.post("/api/games", json=GAME).status_code == 201  # this browser is logged in
+    other = app.test_client()
+    assert other.post("/api/games", json=GAME).status_code == 401
+    assert other.get("/settings").status_code == 302  # only with the code
+    client.post("/settings", data={"csrf": token, "action": "clear"})
+    assert access.load(Path(app.instance_path)) is None
+
+
+def test_settings_form_needs_csrf(app: Flask, client: FlaskClient) -> None:
+    assert client.post("/settings", data={"code": "casa-42", "action": "set"}).status_code == 400
+    assert access.load(Path(app.instance_path)) is None
+
+
+def test_too_short_code_is_refused(app: Flask) -> None:
+    with pytest.raises(ValueError, match="at least 4"):
+        access.save(Path(app.instance_path), "123")
