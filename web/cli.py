@@ -201,6 +201,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------ backup
+
+
+def _instance(args: argparse.Namespace) -> Path:
+    from web.app import default_instance
+
+    return Path(args.instance).resolve() if args.instance else default_instance()
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from web.backup import BackupError, backup
+
+    try:
+        games = backup(_instance(args), Path(args.file))
+    except (BackupError, OSError) as error:
+        _fail(str(error))
+    print(f"{games} game(s) saved to {args.file}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from web.backup import BackupError, restore
+
+    try:
+        games = restore(_instance(args), Path(args.file))
+    except (BackupError, OSError) as error:
+        _fail(str(error))
+    print(f"{games} game(s) restored from {args.file}")
+    return 0
+
+
 # ------------------------------------------------------------------------------ main
 
 
@@ -265,6 +296,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--closed", action="store_true", help="with --access-code: reading needs the code too"
     )
     serve.set_defaults(func=cmd_serve)
+
+    for name, func, text in (
+        ("backup", cmd_backup, "save every game (database and photos) to a zip"),
+        ("restore", cmd_restore, "replace every game with those of a backup zip"),
+    ):
+        command = sub.add_parser(name, help=text, description=text)
+        command.add_argument("file", metavar="FILE.zip")
+        command.add_argument("--instance", metavar="DIR", help="folder of the database and photos")
+        command.set_defaults(func=func)
 
     for register in _extensions():
         register(sub)

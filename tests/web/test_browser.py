@@ -6,14 +6,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from live_server import start_server, stop
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -29,46 +26,11 @@ if not Path(CHROMIUM).exists():
     pytest.skip("Debian chromium is not installed (make test installs it)", allow_module_level=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    instance = tmp_path_factory.mktemp("instance")
-    port = free_port()
-    script = Path(sys.executable).parent / "meldcam"
-    process = subprocess.Popen(
-        [
-            str(script),
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--instance",
-            str(instance),
-            "--no-qr",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-        except OSError:
-            if process.poll() is not None:
-                output = process.stdout.read().decode() if process.stdout else ""
-                raise RuntimeError(f"the server died: {output}") from None
-            time.sleep(0.2)
+    process, url = start_server(tmp_path_factory.mktemp("instance"))
     yield url
-    process.terminate()
-    process.wait(timeout=10)
+    stop(process)
 
 
 @pytest.fixture(scope="module")
