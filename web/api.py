@@ -111,6 +111,13 @@ def score() -> Response:
     return jsonify({**sheet.to_json(), "verdicts": verdicts})
 
 
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    from web.openapi import spec
+
+    return jsonify(spec())
+
+
 @bp.get("/rules")
 def rules_presets() -> Response:
     from scorer import PRESETS
