@@ -151,6 +151,7 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "היד של השותף",
         "Partnerova ruka",
     ),
+    "round.hand_photo": ("Photo", "Foto", "Foto", "צילום", "Fotografija"),
     "round.took_pot": (
         "Took the pot",
         "Ha preso il pozzetto",

@@ -213,3 +213,25 @@ def test_backup_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["backup", str(tmp_path / "b.zip"), "--instance", str(tmp_path / "none")]) == 2
     assert "no meldcam database" in capsys.readouterr().err
+
+
+def test_slow_clients_cannot_stop_the_others(tmp_path: Path) -> None:
+    """Twenty connections that dribble half a request do not block a normal one."""
+    import socket
+
+    process, url = start_server(tmp_path)
+    port = int(url.rsplit(":", 1)[1])
+    slow = []
+    try:
+        for _ in range(20):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n")
+            slow.append(s)
+        start = time.monotonic()
+        status, _ = call("GET", f"{url}/api/games", timeout=10)
+        assert status == 200
+        assert time.monotonic() - start < 5
+    finally:
+        for s in slow:
+            s.close()
+        stop(process)

@@ -288,7 +288,11 @@ function roundPage() {
     side.hands.forEach((hand, h) => {
       const input = el("input", { type: "text", value: hand.join(" "), autocapitalize: "characters", autocomplete: "off", class: "hand-input" });
       input.addEventListener("change", () => { side.hands[h] = splitCodes(input.value); scheduleScore(); });
-      box.append(el("label", {}, h === 0 ? t("round.hand") : t("round.hand2"), input));
+      const shot = el("input", { type: "file", accept: "image/*", capture: "environment", class: "hand-photo" });
+      shot.addEventListener("change", () => shot.files[0] && uploadHand(s, h, shot.files[0]));
+      box.append(el("div", { class: "row" },
+        el("label", { class: "grow" }, h === 0 ? t("round.hand") : t("round.hand2"), input),
+        el("label", { class: "button file", title: t("round.hand_photo") }, t("round.hand_photo"), shot)));
     });
     if (rules.pot) {
       const pot = el("input", { type: "checkbox", checked: side.took_pot, class: "took-pot" });
@@ -353,6 +357,27 @@ function roundPage() {
       } else if (photo.scan_error) {
         side.error = photo.scan_error;
       }
+    } catch (error) {
+      side.error = error.message;
+    }
+    side.busy = false;
+    render();
+  }
+
+  async function uploadHand(s, h, file) {
+    const side = state.sides[s];
+    side.busy = true;
+    side.error = null;
+    render();
+    const form = new FormData();
+    form.append("photo", file);
+    form.append("side", side.name);
+    form.append("kind", tiles ? "tiles" : "cards");
+    try {
+      const photo = await api("POST", `/api/games/${game.id}/photos`, form);
+      state.photos.push(photo.id);
+      if (photo.scan) side.hands[h] = side.hands[h].concat(photo.scan.pieces.map((p) => p.code));
+      else if (photo.scan_error) side.error = photo.scan_error;
     } catch (error) {
       side.error = error.message;
     }
