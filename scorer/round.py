@@ -306,13 +306,7 @@ def _score_side(
     for i, (meld, verdict) in enumerate(zip(side.melds, verdicts, strict=True), start=1):
         lines.append(Line(LineReason.MELD, verdict.points, verdict.pieces or meld, f"meld {i}"))
         if not verdict.valid:
-            reasons = "; ".join(p.message for p in verdict.problems)
-            problems.append(
-                Problem(
-                    ProblemCode.INVALID_MELD,
-                    f"{side.name}: meld {i} ({format_pieces(meld)}) is not valid: {reasons}",
-                )
-            )
+            problems.append(_invalid_meld(side.name, i, meld, verdict))
         elif verdict.burraco:
             kind = verdict.burraco.value
             lines.append(
@@ -353,6 +347,14 @@ def _score_side(
     return SideSheet(side.name, tuple(lines))
 
 
+def _invalid_meld(side: str, number: int, meld: Sequence[Piece], verdict: Verdict) -> Problem:
+    reasons = "; ".join(p.message for p in verdict.problems)
+    return Problem(
+        ProblemCode.INVALID_MELD,
+        f"{side}: meld {number} ({format_pieces(meld)}) is not valid: {reasons}",
+    )
+
+
 def _closing_refusal(side: Side, verdicts: Sequence[Verdict], rules: Rules) -> str:
     reasons = []
     if rules.close_needs_burraco and not any(v.burraco for v in verdicts):
@@ -375,13 +377,7 @@ def _score_rummy(round_: Round, problems: list[Problem]) -> tuple[SideSheet, ...
         for i, meld in enumerate(side.melds, start=1):
             verdict = validate_meld(meld, rules, ordered=round_.ordered)
             if not verdict.valid:
-                reasons = "; ".join(p.message for p in verdict.problems)
-                problems.append(
-                    Problem(
-                        ProblemCode.INVALID_MELD,
-                        f"{side.name}: meld {i} ({format_pieces(meld)}) is not valid: {reasons}",
-                    )
-                )
+                problems.append(_invalid_meld(side.name, i, meld, verdict))
         if side.first_meld:
             problems.extend(
                 Problem(p.code, f"{side.name}: {p.message}")

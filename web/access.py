@@ -56,12 +56,7 @@ def save(instance: Path, code: str | None, read_open: bool = True) -> None:
         return
     if len(code) < MIN_LENGTH:
         raise ValueError(f"an access code needs at least {MIN_LENGTH} characters")
-    data = {"hash": generate_password_hash(code), "read_open": read_open}
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as out:
-        json.dump(data, out)
-    tmp.replace(path)
+    _write_private(path, {"hash": generate_password_hash(code), "read_open": read_open})
 
 
 def save_read_open(instance: Path, read_open: bool) -> None:
@@ -69,6 +64,11 @@ def save_read_open(instance: Path, read_open: bool) -> None:
     path = _path(instance)
     data = json.loads(path.read_text())
     data["read_open"] = read_open
+    _write_private(path, data)
+
+
+def _write_private(path: Path, data: dict[str, object]) -> None:
+    """Replace ``path`` atomically with JSON readable by the owner only."""
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as out:

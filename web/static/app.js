@@ -337,7 +337,8 @@ function roundPage() {
     return el("div", { class: "photo" }, el("img", { src: url, alt: side.name }), svg);
   }
 
-  async function uploadPhoto(s, file) {
+  /* Send a photo for a side; `use` takes the stored photo and its scan (null without a model). */
+  async function sendPhoto(s, file, use) {
     const side = state.sides[s];
     side.busy = true;
     side.error = null;
@@ -349,14 +350,8 @@ function roundPage() {
     try {
       const photo = await api("POST", `/api/games/${game.id}/photos`, form);
       state.photos.push(photo.id);
-      side.photo = photo;
-      if (photo.scan) {
-        const base = side.pieces.length;
-        for (const piece of photo.scan.pieces) side.pieces.push({ code: piece.code, box: piece.box });
-        for (const meld of photo.scan.melds) side.melds.push(meld.pieces.map((i) => base + i));
-      } else if (photo.scan_error) {
-        side.error = photo.scan_error;
-      }
+      if (photo.scan_error) side.error = photo.scan_error;
+      use(photo);
     } catch (error) {
       side.error = error.message;
     }
@@ -364,25 +359,22 @@ function roundPage() {
     render();
   }
 
-  async function uploadHand(s, h, file) {
+  function uploadPhoto(s, file) {
     const side = state.sides[s];
-    side.busy = true;
-    side.error = null;
-    render();
-    const form = new FormData();
-    form.append("photo", file);
-    form.append("side", side.name);
-    form.append("kind", tiles ? "tiles" : "cards");
-    try {
-      const photo = await api("POST", `/api/games/${game.id}/photos`, form);
-      state.photos.push(photo.id);
+    return sendPhoto(s, file, (photo) => {
+      side.photo = photo;
+      if (!photo.scan) return;
+      const base = side.pieces.length;
+      for (const piece of photo.scan.pieces) side.pieces.push({ code: piece.code, box: piece.box });
+      for (const meld of photo.scan.melds) side.melds.push(meld.pieces.map((i) => base + i));
+    });
+  }
+
+  function uploadHand(s, h, file) {
+    const side = state.sides[s];
+    return sendPhoto(s, file, (photo) => {
       if (photo.scan) side.hands[h] = side.hands[h].concat(photo.scan.pieces.map((p) => p.code));
-      else if (photo.scan_error) side.error = photo.scan_error;
-    } catch (error) {
-      side.error = error.message;
-    }
-    side.busy = false;
-    render();
+    });
   }
 
   function mergeMelds(s, m) {
