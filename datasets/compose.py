@@ -19,6 +19,8 @@ from datasets.camera import Camera
 from vision.classes import Face
 
 Box = tuple[float, float, float, float]
+# a pixel belongs to the topmost thing covering it at least this much (glass included)
+OCCLUDING_ALPHA = 0.1
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -182,7 +184,7 @@ def _paint_one(
     fa = face_a[:, :, None]
     region[:] = (region * (1 - fa) + warped[:, :, :3] * fa).astype(np.uint8)
     if p.occludes:
-        ids[y0:y1, x0:x1][body_a > 0.5] = p.uid
+        ids[y0:y1, x0:x1][body_a > OCCLUDING_ALPHA] = p.uid
     return Painted(face_m, roi)
 
 

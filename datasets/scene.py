@@ -68,6 +68,8 @@ class Scene:
     composite: Composite
     placements: tuple[Placement, ...]
     camera: Camera
+    background: np.ndarray  # the bare table canvas the pieces were painted on
+    light: tuple[float, float]  # shadow direction
 
 
 def _log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
@@ -178,7 +180,18 @@ def render_scene(
             if p.face is None and p.uid in comp.painted
         ],
     }
-    return Scene(image, quality, tuple(labels), truth, clean, comp, tuple(b.placements), camera)
+    return Scene(
+        image,
+        quality,
+        tuple(labels),
+        truth,
+        clean,
+        comp,
+        tuple(b.placements),
+        camera,
+        background,
+        light,
+    )
 
 
 def _camera(
@@ -270,14 +283,19 @@ def _labels_and_pieces(
             if clipped is not None:
                 x0, y0 = clipped.min(axis=0)
                 x1, y1 = clipped.max(axis=0)
-                bbox = (float(x0), float(y0), float(x1), float(y1))
+                bbox = (
+                    round(float(x0), 2),
+                    round(float(y0), 2),
+                    round(float(x1), 2),
+                    round(float(y1), 2),
+                )
             big = bbox is not None and min(bbox[2] - bbox[0], bbox[3] - bbox[1]) >= MIN_LABEL_PX
             readable = bool(vis >= READABLE_FRACTION and inside >= READABLE_FRACTION and big)
             regions.append(
                 {
                     "name": name,
                     "polygon": np.round(poly_img, 2).tolist(),
-                    "box": None if bbox is None else [round(v, 2) for v in bbox],
+                    "box": None if bbox is None else list(bbox),
                     "visible": round(vis, 3),
                     "inside": round(inside, 3),
                     "readable": readable,

@@ -16,6 +16,7 @@ writes the same bytes as one with a single worker. Every tenth image goes to ``v
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -191,9 +192,14 @@ def generate(
     scheme: ClassScheme = PIECES,
     crops: bool = False,
     progress: bool = True,
+    decks: tuple[DeckSource, ...] | None = None,
 ) -> list[WrittenImage]:
-    """Render ``count`` images into ``out``; returns what was written, in index order."""
-    decks = require_art() if kind is not SceneKind.TILES else None
+    """Render ``count`` images into ``out``; returns what was written, in index order.
+
+    ``decks`` limits the card decks used (default: every installed deck).
+    """
+    if decks is None and kind is not SceneKind.TILES:
+        decks = require_art()
     job = SynthJob(kind, seed, size, scheme, crops, decks)
     prepare(out, scheme)
     results: list[WrittenImage] = []
@@ -223,7 +229,11 @@ def _run(job: SynthJob, out: Path, count: int, workers: int) -> Iterator[Written
         for i in range(count):
             yield render_one(job, out, i)
         return
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(job, out)) as pool:
+    # spawn, not fork: a forked child of a process that already ran OpenCV threads can hang
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_init_worker, initargs=(job, out)
+    ) as pool:
         yield from pool.map(_work, range(count), chunksize=1)
 
 
