@@ -33,6 +33,19 @@ def _tint(gray: np.ndarray, colour: np.ndarray, spread: float) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+# BGR: red, blue, green, yellow, brown, grey check / stripe colours
+_CLOTH = (
+    [40, 40, 180],
+    [150, 80, 30],
+    [50, 120, 40],
+    [60, 190, 220],
+    [40, 70, 110],
+    [120, 120, 120],
+)
+# BGR: white, light grey, beige, black, dark green, cream
+_PLASTIC = ([235, 235, 235], [190, 190, 185], [170, 200, 215], [40, 40, 40], [50, 80, 40])
+
+
 def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     palettes = ([40, 75, 120], [25, 50, 85], [70, 120, 170], [50, 95, 150], [95, 145, 190])
     colour = np.array(palettes[rng.integers(len(palettes))], np.float32) * rng.uniform(0.85, 1.15)
@@ -60,8 +73,8 @@ def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     """Gingham, stripes or dotted cloth, slightly wrinkled."""
-    a = rng.integers(120, 255, 3).astype(np.float32)
-    b = rng.integers(20, 200, 3).astype(np.float32)
+    a = np.array([245, 245, 240], np.float32) * rng.uniform(0.8, 1.0)
+    b = np.array(_CLOTH[rng.integers(len(_CLOTH))], np.float32) * rng.uniform(0.8, 1.1)
     period = int(rng.integers(12, 60))
     yy, xx = np.mgrid[0:h, 0:w]
     kind = int(rng.integers(3))
@@ -81,16 +94,23 @@ def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 def plastic(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    colour = rng.integers(30, 250, 3).astype(np.float32)
+    colour = np.array(_PLASTIC[rng.integers(len(_PLASTIC))], np.float32) * rng.uniform(0.85, 1.1)
     gray = 0.04 * _fractal(rng, w, h, 100, 2) + 0.015 * rng.normal(0, 1, (h, w)).astype(np.float32)
     return _tint(gray, colour, 1.0)
 
 
 def marble(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    base = np.array([235, 235, 232], np.float32) * rng.uniform(0.85, 1.0)
-    n = _fractal(rng, w, h, 120, 5)
-    veins = np.abs(np.sin(n * rng.uniform(4, 9) + np.linspace(0, 6, w)[None, :]))
-    gray = -0.35 * (veins < 0.08) * (1 - veins / 0.08) + 0.03 * n
+    """White marble with a few soft grey veins."""
+    base = np.array([232, 233, 230], np.float32) * rng.uniform(0.88, 1.0)
+    n = _fractal(rng, w, h, max(w, h) // 3, 5)
+    diag = (
+        np.linspace(0, rng.uniform(2, 5), w)[None, :]
+        + np.linspace(0, rng.uniform(1, 3), h)[:, None]
+    )
+    veins = np.abs(np.sin((n * rng.uniform(0.3, 0.6) + diag) * np.pi))
+    dark = np.exp(-((veins / 0.05) ** 2)).astype(np.float32)
+    dark = cv2.GaussianBlur(dark, (0, 0), 1.2)
+    gray = -0.45 * dark + 0.025 * n
     return _tint(gray.astype(np.float32), base, 1.0)
 
 
@@ -107,15 +127,16 @@ SURFACES: tuple[tuple[str, Surface, float], ...] = (
     ("felt", felt, 2.0),
     ("cloth", cloth, 2.0),
     ("plastic", plastic, 1.0),
-    ("marble", marble, 1.0),
+    ("marble", marble, 0.5),
     ("cork", cork, 0.7),
 )
 
 
 def table_surface(rng: np.random.Generator, w: int, h: int) -> tuple[str, np.ndarray]:
-    """A random surface of ``w`` x ``h`` (BGR), drawn at half size and scaled up."""
+    """A random surface of ``w`` x ``h`` (BGR), drawn at <= 900 px and scaled up."""
     weights = np.array([s[2] for s in SURFACES])
     name, surface, _ = SURFACES[int(rng.choice(len(SURFACES), p=weights / weights.sum()))]
-    sw, sh = max(16, w // 2), max(16, h // 2)
+    shrink = max(2.0, max(w, h) / 900)
+    sw, sh = max(16, round(w / shrink)), max(16, round(h / shrink))
     img = surface(rng, sw, sh)
     return name, cv2.resize(img, (w, h), interpolation=cv2.INTER_LINEAR)

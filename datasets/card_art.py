@@ -162,7 +162,7 @@ def require_art() -> tuple[DeckSource, ...]:
     return decks
 
 
-@lru_cache(maxsize=10)
+@lru_cache(maxsize=16)
 def load_deck(source: DeckSource) -> CardDeck | None:
     """The deck's faces, rendered on first use and cached on disk; None if it is unusable."""
     folder = cache_dir() / f"v{CACHE_VERSION}"

@@ -176,13 +176,15 @@ def _paint_one(
         m = np.float32([[1, 0, sd[0]], [0, 1, sd[1]]])
         shadow = cv2.warpAffine(body_a, m, (rw, rh))
         shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
-        region[:] = (region * (1.0 - p.shadow * shadow)[:, :, None]).astype(np.uint8)
+        keep = 1.0 - p.shadow * shadow
+        region[:] = cv2.blendLinear(region, region, keep, np.zeros_like(keep))
     if raised and p.side_colour is not None:
-        side_a = np.clip(body_a - face_a, 0, 1)[:, :, None]
-        side = np.array(p.side_colour, np.float32)[None, None, :]
-        region[:] = (region * (1 - side_a) + side * side_a).astype(np.uint8)
-    fa = face_a[:, :, None]
-    region[:] = (region * (1 - fa) + warped[:, :, :3] * fa).astype(np.uint8)
+        side_a = np.clip(body_a - face_a, 0, 1)
+        side = np.empty_like(region)
+        side[:] = p.side_colour
+        region[:] = cv2.blendLinear(side, region, side_a, 1.0 - side_a)
+    rgb = np.ascontiguousarray(warped[:, :, :3])
+    region[:] = cv2.blendLinear(rgb, region, face_a, 1.0 - face_a)
     if p.occludes:
         ids[y0:y1, x0:x1][body_a > OCCLUDING_ALPHA] = p.uid
     return Painted(face_m, roi)

@@ -23,28 +23,24 @@ def draw_labels(
 
 
 def contact_sheet(images: Sequence[np.ndarray], columns: int = 4, cell_w: int = 480) -> np.ndarray:
-    """Tile images (any sizes) into one sheet, each scaled to ``cell_w`` wide."""
+    """Tile images (any sizes) into one sheet, each fitted into a 4:3 cell ``cell_w`` wide."""
     if not images:
         raise ValueError("a contact sheet needs at least one image")
+    cell_h = cell_w * 3 // 4
     cells = []
     for img in images:
         h, w = img.shape[:2]
-        scaled = cv2.resize(img, (cell_w, round(h * cell_w / w)), interpolation=cv2.INTER_AREA)
-        cells.append(scaled)
-    cell_h = max(c.shape[0] for c in cells)
+        k = min(cell_w / w, cell_h / h)
+        scaled = cv2.resize(img, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+        cell = np.full((cell_h, cell_w, 3), 40, np.uint8)
+        y, x = (cell_h - scaled.shape[0]) // 2, (cell_w - scaled.shape[1]) // 2
+        cell[y : y + scaled.shape[0], x : x + scaled.shape[1]] = scaled
+        cells.append(
+            cv2.copyMakeBorder(cell, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+        )
+    blank = np.zeros_like(cells[0])
     rows = []
     for i in range(0, len(cells), columns):
-        row = [
-            cv2.copyMakeBorder(c, 0, cell_h - c.shape[0], 0, 0, cv2.BORDER_CONSTANT)
-            for c in cells[i : i + columns]
-        ]
-        row += [np.zeros((cell_h, cell_w, 3), np.uint8)] * (columns - len(row))
-        rows.append(
-            cv2.hconcat(
-                [
-                    cv2.copyMakeBorder(c, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=(255, 255, 255))
-                    for c in row
-                ]
-            )
-        )
+        row = cells[i : i + columns]
+        rows.append(cv2.hconcat(row + [blank] * (columns - len(row))))
     return cv2.vconcat(rows)

@@ -3,6 +3,9 @@ lens and motion blur, sensor noise. JPEG compression happens when the image is w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -19,9 +22,8 @@ def lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     a = rng.uniform(0, 2 * np.pi)
     grad = ((xx / w - 0.5) * np.cos(a) + (yy / h - 0.5) * np.sin(a)) * rng.uniform(0, 0.5)
     vign = 1 - rng.uniform(0, 0.35) * (((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2)
-    gain = (rng.uniform(0.75, 1.2) + grad) * vign
-    gain = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    return gain + _smooth_field(rng, w, h, 4, 0.06)
+    gain = (rng.uniform(0.75, 1.2) + grad) * vign + _smooth_field(rng, *grad.shape[::-1], 4, 0.06)
+    return cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def hand_shadow(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
@@ -72,24 +74,47 @@ def motion_kernel(rng: np.random.Generator) -> np.ndarray:
     return k / k.sum()
 
 
-def photo(rng: np.random.Generator, img: np.ndarray, glossy: np.ndarray) -> np.ndarray:
-    """Turn a clean render into a phone photo (before JPEG)."""
+_NOISE_SIDE = 1536
+
+
+@lru_cache(maxsize=1)
+def _noise_bank() -> np.ndarray:
+    """Unit Gaussian noise planes made once per process; photos take shifted windows of them."""
+    rng = np.random.default_rng(20240601)
+    return rng.standard_normal((2, _NOISE_SIDE, _NOISE_SIDE), dtype=np.float32)
+
+
+def sensor_noise(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Unit per-pixel noise (h, w): a random window of the bank, flipped at random."""
+    bank = _noise_bank()
+    plane = bank[int(rng.integers(len(bank)))]
+    if w > _NOISE_SIDE or h > _NOISE_SIDE:
+        return rng.standard_normal((h, w), dtype=np.float32)
+    y, x = int(rng.integers(0, _NOISE_SIDE - h + 1)), int(rng.integers(0, _NOISE_SIDE - w + 1))
+    window = plane[y : y + h, x : x + w]
+    return window[::-1] if rng.random() < 0.5 else window
+
+
+def photo(
+    rng: np.random.Generator, img: np.ndarray, glossy: Callable[[], np.ndarray]
+) -> np.ndarray:
+    """Turn a clean render into a phone photo (before JPEG); ``glossy`` gives the shiny areas."""
     h, w = img.shape[:2]
     gain = lighting(rng, img)
     if rng.random() < 0.3:
         gain *= hand_shadow(rng, w, h)
-    out = img.astype(np.float32) * gain[:, :, None]
-    if rng.random() < 0.4 and glossy.any():
-        out += glare(rng, w, h, glossy)[:, :, None]
-    out *= white_balance(rng)[None, None, :]
+    wb = white_balance(rng)
+    out = cv2.multiply(img, cv2.merge([gain * wb[0], gain * wb[1], gain * wb[2]]), dtype=cv2.CV_32F)
+    if rng.random() < 0.4:
+        out += glare(rng, w, h, glossy())[:, :, None]
     if rng.random() < 0.6:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
     if rng.random() < 0.12:
         out = cv2.filter2D(out, -1, motion_kernel(rng))
-    sigma = rng.uniform(0.5, 6)
-    noise = rng.standard_normal((h, w), dtype=np.float32) * sigma
-    out += noise[:, :, None]
+    sigma = float(rng.uniform(0.5, 6))
     if rng.random() < 0.5:
-        chroma = rng.standard_normal((h // 4, w // 4, 3), dtype=np.float32) * sigma * 0.6
+        chroma = rng.standard_normal((h // 4, w // 4, 3), dtype=np.float32) * (sigma * 0.6)
         out += cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    noise = sensor_noise(rng, w, h) * sigma
+    out += cv2.merge([noise, noise, noise])
+    return cv2.convertScaleAbs(out)  # saturates to 0..255

@@ -19,24 +19,22 @@ def _flip_box(b: Box) -> Box:
 
 @dataclass(slots=True, eq=False)
 class CardKit:
-    """A deck's faces resized so a card is ``height`` table px tall."""
+    """A deck's faces resized (on first use) so a card is ``height`` table px tall."""
 
     deck: CardDeck
     height: int
-    atlas: np.ndarray = field(init=False)
-    cell: tuple[int, int] = field(init=False)
+    cache: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
+    @property
+    def size(self) -> tuple[int, int]:
         w, h = self.deck.cell
-        cw = max(8, round(w * self.height / h))
-        self.cell = (cw, self.height)
-        self.atlas = cv2.resize(
-            self.deck.atlas, (cw * 13, self.height * 5), interpolation=cv2.INTER_AREA
-        )
+        return max(8, round(w * self.height / h)), self.height
 
     def _cell(self, r: int, c: int) -> np.ndarray:
-        w, h = self.cell
-        return self.atlas[r * h : (r + 1) * h, c * w : (c + 1) * w]
+        if (r, c) not in self.cache:
+            face = self.deck.face(r, c)
+            self.cache[(r, c)] = cv2.resize(face, self.size, interpolation=cv2.INTER_AREA)
+        return self.cache[(r, c)]
 
     def sprite(self, face: Face, red_joker: bool = False) -> np.ndarray:
         if face.is_joker:
@@ -52,10 +50,6 @@ class CardKit:
     def regions(self, face: Face) -> tuple[tuple[str, Box], ...]:
         box = self.deck.joker_box if face.is_joker else self.deck.index_box
         return (("tl", box), ("br", _flip_box(box)))
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.cell
 
 
 @dataclass(slots=True, eq=False)
