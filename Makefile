@@ -10,7 +10,7 @@ APT_PACKAGES := gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejav
 STAMP_APT := $(VENV)/.apt-stamp
 STAMP_PIP := $(VENV)/.pip-stamp
 
-.PHONY: run test lint types doctest bench apt venv clean
+.PHONY: run test lint types doctest bench apt venv clean train train-deps bench-scan
 
 run: $(STAMP_PIP)
 	$(BIN)/meldcam serve --port 8000
@@ -23,6 +23,29 @@ test: $(STAMP_PIP) $(STAMP_APT)
 
 bench: $(STAMP_PIP)
 	$(BIN)/python bench/rules.py
+
+bench-scan: $(STAMP_PIP)
+	$(BIN)/python bench/scan.py
+
+# Training (CPU, offline): generate scenes, build sets, train classifier + detector, export ONNX
+# to models/, evaluate into models/metrics.json. Resumable: rerun to continue. See models/*.md.
+STAMP_TRAIN := $(VENV)/.train-stamp
+TRAIN_ARGS ?=
+export YOLO_OFFLINE := 1
+export YOLO_AUTOINSTALL := 0
+export YOLO_CONFIG_DIR := $(CURDIR)/.yolo
+
+train-deps: $(STAMP_TRAIN)
+
+$(STAMP_TRAIN): $(STAMP_PIP) $(STAMP_APT)
+	$(BIN)/pip install -q -e '.[train]' --config-settings editable_mode=compat
+	$(BIN)/pip install -q --no-deps 'ultralytics>=8.3'
+	-$(BIN)/pip uninstall -q -y opencv-python
+	touch $@
+
+train: $(STAMP_TRAIN)
+	mkdir -p runs
+	set -o pipefail; $(BIN)/python -m vision.train.pipeline $(TRAIN_ARGS) 2>&1 | tee -a runs/train.log
 
 venv: $(STAMP_PIP)
 

@@ -1,0 +1,104 @@
+"""The coarse detector through onnxruntime: letterbox, run, decode, NMS -> :class:`Detections`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.detections import Detections
+from vision.errors import ModelMissingError
+
+STRIDE = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Letterbox:
+    """How a photo was fitted into the network input: scale, then padding."""
+
+    scale: float
+    pad_x: int
+    pad_y: int
+
+    def to_photo(self, xyxy: np.ndarray) -> np.ndarray:
+        pad = np.array([self.pad_x, self.pad_y, self.pad_x, self.pad_y], np.float32)
+        return (xyxy - pad) / self.scale
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Fit ``image`` so its long side is ``size``; pad the short side to a multiple of 32.
+
+    Returns the (1, 3, H, W) float32 input in [0, 1] and the mapping back.
+    """
+    import cv2
+
+    h, w = image.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    tw, th = -(-nw // STRIDE) * STRIDE, -(-nh // STRIDE) * STRIDE
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else 1)
+    canvas = np.full((th, tw, 3), 114, np.uint8)
+    px, py = (tw - nw) // 2, (th - nh) // 2
+    canvas[py : py + nh, px : px + nw] = resized
+    tensor = canvas.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return tensor, Letterbox(scale, px, py)
+
+
+def decode_yolo(
+    output: np.ndarray, conf: float, iou: float, max_det: int = 600
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """YOLOv8 raw output (1, 4 + nc, A): boxes xyxy, scores, classes after class-agnostic NMS."""
+    import cv2
+
+    pred = output[0].T
+    scores_all = pred[:, 4:]
+    classes = scores_all.argmax(axis=1)
+    scores = scores_all[np.arange(len(pred)), classes]
+    keep = scores > conf
+    pred, scores, classes = pred[keep], scores[keep], classes[keep]
+    if not len(pred):
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
+    cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    xywh = np.stack([xyxy[:, 0], xyxy[:, 1], w, h], axis=1)
+    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), conf, iou, top_k=max_det)
+    idx = np.asarray(idx, np.int64).reshape(-1)
+    return xyxy[idx].astype(np.float32), scores[idx].astype(np.float32), classes[idx]
+
+
+def make_session(path: Path, threads: int = 2) -> Any:
+    import onnxruntime as ort
+
+    if not path.exists():
+        raise ModelMissingError(f"no model at {path}: run `make train` or check out models/")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+class OnnxDetector:
+    """The coarse detector, loaded once and reused for every photo."""
+
+    def __init__(self, path: Path, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5):
+        self.session = make_session(path)
+        self.input_name = self.session.get_inputs()[0].name
+        meta = self.session.get_modelmeta().custom_metadata_map
+        names = meta.get("names")
+        self.names = json.loads(names.replace("'", '"')) if names and "{" not in names else names
+        self.imgsz = imgsz
+        self.conf = conf
+        self.iou = iou
+
+    def detect(self, image: np.ndarray) -> Detections:
+        tensor, box = letterbox(image, self.imgsz)
+        (output,) = self.session.run(None, {self.input_name: tensor})
+        xyxy, scores, classes = decode_yolo(output, self.conf, self.iou)
+        xyxy = box.to_photo(xyxy)
+        h, w = image.shape[:2]
+        xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
+        return Detections.from_boxes(xyxy, scores, classes)

@@ -1,0 +1,175 @@
+"""``meldcam eval``: how well the scanner reads a labelled set.
+
+Per photo, the predicted pieces (one per physical piece) and the true pieces are compared as
+multisets of codes: true positives are the common part, so a misread counts once as a false
+positive and once as a false negative. Boxes are matched by IoU only to list the confusions.
+Meld exact match: a true meld counts when one predicted meld has the same codes in the same
+order (or reversed).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.photo import read_photo
+from vision.result import ScanResult
+from vision.scanner import Scanner
+from vision.truth import Truth, read_synth_truth, read_yolo_truth
+
+IOU_MATCH = 0.4
+
+
+@dataclass
+class Report:
+    kind: str
+    photos: int = 0
+    tp: Counter[str] = field(default_factory=Counter)
+    fp: Counter[str] = field(default_factory=Counter)
+    fn: Counter[str] = field(default_factory=Counter)
+    confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
+    melds_true: int = 0
+    melds_exact: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, truth: Truth, result: ScanResult, dedupe_truth: bool = False) -> None:
+        self.photos += 1
+        true = Counter(set(truth.pieces)) if dedupe_truth else Counter(truth.pieces)
+        pred = Counter(p.code for p in result.pieces)
+        common = true & pred
+        self.tp.update(common)
+        self.fp.update(pred - common)
+        self.fn.update(true - common)
+        self.ms.append(result.timing_ms.get("total", 0.0))
+        for t, p in _match_boxes(truth, result):
+            if t != p:
+                self.confusion[(t, p)] += 1
+        if truth.melds:
+            found = set()
+            for meld in result.melds:
+                codes = tuple(result.pieces[i].code for i in meld.pieces)
+                found.add(codes)
+                found.add(codes[::-1])
+            self.melds_true += len(truth.melds)
+            self.melds_exact += sum(m in found for m in truth.melds)
+
+    @staticmethod
+    def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+        p = tp / (tp + fp) if tp + fp else 0.0
+        r = tp / (tp + fn) if tp + fn else 0.0
+        f = 2 * p * r / (p + r) if p + r else 0.0
+        return p, r, f
+
+    @property
+    def overall(self) -> tuple[float, float, float]:
+        return self._prf(sum(self.tp.values()), sum(self.fp.values()), sum(self.fn.values()))
+
+    def per_class(self) -> dict[str, tuple[float, float, float, int]]:
+        codes = set(self.tp) | set(self.fp) | set(self.fn)
+        return {
+            c: (*self._prf(self.tp[c], self.fp[c], self.fn[c]), self.tp[c] + self.fn[c])
+            for c in sorted(codes)
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        p, r, f = self.overall
+        return {
+            "kind": self.kind,
+            "photos": self.photos,
+            "precision": round(p, 4),
+            "recall": round(r, 4),
+            "f1": round(f, 4),
+            "per_class": {
+                c: {"precision": round(a, 4), "recall": round(b, 4), "f1": round(d, 4), "n": n}
+                for c, (a, b, d, n) in self.per_class().items()
+            },
+            "confusions": [
+                {"true": t, "read": p, "count": n} for (t, p), n in self.confusion.most_common(15)
+            ],
+            "meld_exact_match": (
+                round(self.melds_exact / self.melds_true, 4) if self.melds_true else None
+            ),
+            "melds": self.melds_true,
+            "ms_per_photo": round(float(np.mean(self.ms)), 1) if self.ms else None,
+        }
+
+    def describe(self) -> str:
+        p, r, f = self.overall
+        lines = [f"{self.kind}: {self.photos} photos, precision {p:.3f} recall {r:.3f} F1 {f:.3f}"]
+        worst = sorted(self.per_class().items(), key=lambda kv: kv[1][2])[:10]
+        lines.append("worst classes: " + ", ".join(f"{c} {v[2]:.2f} (n={v[3]})" for c, v in worst))
+        if self.confusion:
+            lines.append(
+                "confusions: "
+                + ", ".join(f"{t}->{p} x{n}" for (t, p), n in self.confusion.most_common(10))
+            )
+        if self.melds_true:
+            lines.append(
+                f"meld exact match: {self.melds_exact}/{self.melds_true} "
+                f"= {self.melds_exact / self.melds_true:.3f}"
+            )
+        if self.ms:
+            lines.append(f"{np.mean(self.ms):.0f} ms per photo")
+        return "\n".join(lines)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / (area_a[:, None] + area_b[None] - inter + 1e-9)
+
+
+def _match_boxes(truth: Truth, result: ScanResult) -> list[tuple[str, str]]:
+    if not truth.boxes or not result.pieces:
+        return []
+    tb = np.array([b.box for b in truth.boxes], np.float32)
+    pb = np.array([p.box for p in result.pieces], np.float32)
+    iou = _iou(tb, pb)
+    pairs = []
+    while iou.size and iou.max() >= IOU_MATCH:
+        i, j = np.unravel_index(int(iou.argmax()), iou.shape)
+        pairs.append((truth.boxes[i].code, result.pieces[j].code))
+        iou[i, :] = 0
+        iou[:, j] = 0
+    return pairs
+
+
+def iter_truths(src: Path, split: str) -> Iterator[Truth]:
+    """Synthetic truth JSONs (``truth/*.json``) or YOLO ``images/<split>`` + ``labels/<split>``."""
+    truth_dir = src / "truth"
+    if truth_dir.is_dir():
+        for path in sorted(truth_dir.glob("*.json")):
+            truth = read_synth_truth(path)
+            if split in ("all", truth.image.parent.name):
+                yield truth
+        return
+    splits = ("train", "val") if split == "all" else (split,)
+    for s in splits:
+        for image in sorted((src / "images" / s).glob("*")):
+            label = src / "labels" / s / f"{image.stem}.txt"
+            if label.exists():
+                photo = read_photo(image)
+                yield read_yolo_truth(image, label, (photo.width, photo.height))
+
+
+def evaluate_folder(
+    scanner: Scanner, src: Path, kind: str, split: str = "val", limit: int = 0
+) -> Report:
+    report = Report(kind)
+    want_tiles = kind == "tiles"
+    for truth in iter_truths(src, split):
+        if truth.boxes and all(b.is_tile != want_tiles for b in truth.boxes):
+            continue
+        result = scanner.scan(truth.image, kind, path=str(truth.image))
+        report.add(truth, result, dedupe_truth=not want_tiles and not truth.melds)
+        if limit and report.photos >= limit:
+            break
+    return report

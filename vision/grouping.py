@@ -1,0 +1,219 @@
+"""Pieces -> physical pieces -> melds, from boxes and codes alone.
+
+1. **Corner merge** (cards): a card can show both of its corner indexes. Two boxes with the same
+   code, in different chains (step 2), a card's diagonal apart (1.9 to 7.5 index sizes), one of
+   which ends its chain or lies alone, are one card. Two identical cards of two decks lying in
+   one meld are in the same chain, so they are never merged.
+2. **Chains**: melds are straight fans or rows. Candidate links join pieces closer than
+   ``LINK`` x their size; links are taken shortest first, each piece keeps at most two and a
+   piece's two links must be nearly collinear (no corners), so rows on a rack or neighbouring
+   columns do not fuse. Each chain comes out in its physical order, end to end.
+3. Chains of at least ``MIN_MELD`` pieces are melds; the rest (discard pile, stray pieces,
+   pairs) are unassigned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+MIN_MELD = 2
+CARD_LINK = 1.8
+"""Cards: link corner indexes closer than this many local fan steps."""
+TILE_LINK = 1.17
+"""Tiles: link tiles closer than this many local tile steps (tiles of a meld touch)."""
+NEIGHBOURHOOD = 6
+MERGE_NEAR = 2.3
+BEYOND_COS = 0.4
+MAX_TURN_DEG = 50.0
+MERGE_RANGE = (1.9, 7.5)
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """The outcome: each physical piece's boxes, the melds (ordered) and the rest."""
+
+    pieces: tuple[tuple[int, ...], ...]
+    """Per physical piece, the detection indexes it covers (first: the one shown)."""
+    melds: tuple[tuple[int, ...], ...]
+    """Per meld, indexes into ``pieces`` in physical order."""
+    unassigned: tuple[int, ...]
+
+
+def merge_corners(
+    centres: np.ndarray, sizes: np.ndarray, codes: Sequence[str], is_tile: np.ndarray
+) -> list[tuple[int, ...]]:
+    """Group detection indexes into physical pieces (card corners two by two, tiles alone).
+
+    The corners are chained first; two corners of one code are one card when they lie in
+    different chains, at a card's diagonal apart, and one of them ends its chain or is alone.
+    """
+    n = len(codes)
+    if n == 0:
+        return []
+    size = sizes.max(axis=1)
+    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    scale = np.sqrt(size[:, None] * size[None])
+    chain_of = np.full(n, -1)
+    degree = np.zeros(n, int)
+    outward = np.zeros((n, 2))
+    for k, chain in enumerate(chains(centres, sizes, is_tile)):
+        chain_of[chain] = k
+        if len(chain) > 1:
+            degree[chain] = 2
+            degree[[chain[0], chain[-1]]] = 1
+            for end, inner in ((chain[0], chain[1]), (chain[-1], chain[-2])):
+                v = centres[end] - centres[inner]
+                outward[end] = v / (np.linalg.norm(v) + 1e-9)
+    chain_len = np.bincount(chain_of, minlength=n)[chain_of]
+    near = (dist < MERGE_NEAR * scale) & ~np.eye(n, dtype=bool)
+    alone = ~near.any(axis=1)
+    lo, hi = MERGE_RANGE
+    candidates: list[tuple[float, int, int]] = []
+    for i in range(n):
+        if is_tile[i]:
+            continue
+        for j in range(i + 1, n):
+            if is_tile[j] or codes[j] != codes[i] or chain_of[i] == chain_of[j]:
+                continue
+            ratio = dist[i, j] / scale[i, j]
+            if not lo <= ratio <= hi or max(size[i], size[j]) > 1.6 * min(size[i], size[j]):
+                continue
+            one_alone = bool(alone[i] or alone[j])
+            ends = max(degree[i], degree[j]) <= 1 and _beyond_end(centres, outward, degree, i, j)
+            if not (one_alone or ends):
+                continue
+            candidates.append((float(ratio), i, j))
+    partner = [-1] * n
+    for _ratio, i, j in sorted(candidates):
+        if partner[i] < 0 and partner[j] < 0:
+            partner[i], partner[j] = j, i
+    pieces: list[tuple[int, ...]] = []
+    for i in range(n):
+        j = partner[i]
+        if j < 0:
+            pieces.append((i,))
+        elif j > i:
+            # show the corner whose fan points at the other (the far corner), else the one
+            # of the longer chain
+            i_points = _points_at(centres, outward, degree, i, j)
+            j_points = _points_at(centres, outward, degree, j, i)
+            if i_points != j_points:
+                first, second = (i, j) if i_points else (j, i)
+            else:
+                first, second = (j, i) if chain_len[j] > chain_len[i] else (i, j)
+            pieces.append((first, second))
+    return pieces
+
+
+def _beyond_end(
+    centres: np.ndarray, outward: np.ndarray, degree: np.ndarray, i: int, j: int
+) -> bool:
+    """Whether one corner lies beyond the end of the other's fan (where a card's far corner
+    lies), rather than beside it (where the same card of another meld would lie)."""
+    if degree[i] == 0 and degree[j] == 0:
+        return True
+    return _points_at(centres, outward, degree, i, j) or _points_at(centres, outward, degree, j, i)
+
+
+def _points_at(
+    centres: np.ndarray, outward: np.ndarray, degree: np.ndarray, a: int, b: int
+) -> bool:
+    """Whether ``a`` ends a fan that continues towards ``b``."""
+    if degree[a] != 1:
+        return False
+    v = centres[b] - centres[a]
+    return float(v @ outward[a]) >= BEYOND_COS * float(np.linalg.norm(v))
+
+
+def chains(centres: np.ndarray, sizes: np.ndarray, is_tile: np.ndarray) -> list[list[int]]:
+    """Ordered chains of nearly collinear neighbours (every index in exactly one chain)."""
+    n = len(centres)
+    if n == 0:
+        return []
+    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    same_kind = is_tile[:, None] == is_tile[None]
+    local = local_spacing(dist, same_kind, sizes)
+    scale = np.minimum(local[:, None], local[None])
+    link = np.where(is_tile[:, None] & is_tile[None], TILE_LINK, CARD_LINK)
+    ii, jj = np.nonzero(np.triu((dist < link * scale) & same_kind, 1))
+    order = np.argsort(dist[ii, jj] / scale[ii, jj], kind="stable")
+    neighbours: list[list[int]] = [[] for _ in range(n)]
+    root = list(range(n))
+
+    def find(a: int) -> int:
+        while root[a] != a:
+            root[a] = root[root[a]]
+            a = root[a]
+        return a
+
+    cos_max = np.cos(np.radians(180 - MAX_TURN_DEG))
+    for k in order:
+        i, j = int(ii[k]), int(jj[k])
+        if len(neighbours[i]) >= 2 or len(neighbours[j]) >= 2 or find(i) == find(j):
+            continue
+        if not (_straight(centres, i, j, neighbours[i], cos_max)):
+            continue
+        if not (_straight(centres, j, i, neighbours[j], cos_max)):
+            continue
+        neighbours[i].append(j)
+        neighbours[j].append(i)
+        root[find(i)] = find(j)
+    seen = [False] * n
+    out: list[list[int]] = []
+    for start in range(n):
+        if seen[start] or len(neighbours[start]) == 2:
+            continue
+        chain, prev, cur = [], -1, start
+        while cur >= 0 and not seen[cur]:
+            seen[cur] = True
+            chain.append(cur)
+            nxt = [m for m in neighbours[cur] if m != prev]
+            prev, cur = cur, (nxt[0] if nxt else -1)
+        out.append(chain)
+    return out
+
+
+def local_spacing(dist: np.ndarray, same_kind: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Per piece, the typical distance between neighbours around it: the median, over its
+    ``NEIGHBOURHOOD`` nearest pieces of its kind, of their nearest-neighbour distance (pieces in
+    a meld touch or overlap by a fixed step, so this is the step of the melds there)."""
+    n = len(dist)
+    d = np.where(same_kind & ~np.eye(n, dtype=bool), dist, np.inf)
+    nearest = d.min(axis=1)
+    fallback = sizes.max(axis=1)
+    nearest = np.where(np.isfinite(nearest), nearest, fallback)
+    k = min(NEIGHBOURHOOD, n)
+    around = np.argsort(np.where(same_kind, dist, np.inf), axis=1)[:, :k]
+    return np.median(nearest[around], axis=1)
+
+
+def _straight(centres: np.ndarray, at: int, to: int, others: list[int], cos_max: float) -> bool:
+    """Whether the link at->to continues the link others[0]->at without a sharp turn."""
+    if not others:
+        return True
+    a = centres[to] - centres[at]
+    b = centres[others[0]] - centres[at]
+    cos = float(a @ b) / (float(np.linalg.norm(a) * np.linalg.norm(b)) + 1e-9)
+    return cos <= cos_max
+
+
+def group(
+    centres: np.ndarray, sizes: np.ndarray, codes: Sequence[str], is_tile: np.ndarray
+) -> Grouping:
+    """Physical pieces and ordered melds of one photo's detections."""
+    pieces = merge_corners(centres, sizes, codes, is_tile)
+    if not pieces:
+        return Grouping((), (), ())
+    shown = np.array([p[0] for p in pieces])
+    melds: list[tuple[int, ...]] = []
+    unassigned: list[int] = []
+    for chain in chains(centres[shown], sizes[shown], is_tile[shown]):
+        if len(chain) >= MIN_MELD:
+            melds.append(tuple(chain))
+        else:
+            unassigned.extend(chain)
+    melds.sort(key=lambda m: (centres[shown[m[0]], 1], centres[shown[m[0]], 0]))
+    return Grouping(tuple(pieces), tuple(melds), tuple(sorted(unassigned)))

@@ -1,0 +1,87 @@
+"""Game knowledge: a meld that reads invalid may hold a misread piece.
+
+Each piece comes with its classifier's probabilities. When a meld's most likely reading is not
+a valid meld, the doubtful pieces (second choice at least ``DOUBT``) are tried with their next
+likeliest faces, up to ``MAX_CHANGES`` at once; the valid reading of highest joint probability
+wins if it costs less than ``MAX_COST`` in log-probability. A run 5H 6H ?H 8H whose third piece
+reads 7D (0.55) or 7H (0.40) thus reads 7H. Pieces whose final reading stays below
+``SURE`` are reported as uncertain, never silently guessed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scorer import MeldcamError, Rules, Verdict, validate_meld
+
+DOUBT = 0.03
+MAX_CHANGES = 2
+TOP_K = 3
+MAX_COST = 4.0
+SURE = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One piece's candidate faces, likeliest first: ((code, probability), ...)."""
+
+    options: tuple[tuple[str, float], ...]
+
+    @property
+    def best(self) -> str:
+        return self.options[0][0]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldReading:
+    codes: tuple[str, ...]
+    probabilities: tuple[float, ...]
+    verdict: Verdict
+    repaired: tuple[int, ...]
+    """Positions (in the meld) whose reading was changed from the likeliest face."""
+
+
+def _verdict(codes: Sequence[str], rules: Rules) -> Verdict | None:
+    try:
+        return validate_meld(list(codes), rules, ordered=True)
+    except MeldcamError:
+        return None
+
+
+def read_meld(choices: Sequence[Choice], rules: Rules) -> MeldReading:
+    """The best reading of a meld's pieces under ``rules``."""
+    codes = [c.best for c in choices]
+    probs = [c.options[0][1] for c in choices]
+    first = _verdict(codes, rules)
+    if first is not None and first.valid:
+        return MeldReading(tuple(codes), tuple(probs), first, ())
+    doubtful = [i for i, c in enumerate(choices) if len(c.options) > 1 and c.options[1][1] >= DOUBT]
+    best: tuple[float, list[str], list[float], Verdict, tuple[int, ...]] | None = None
+    for n in range(1, min(MAX_CHANGES, len(doubtful)) + 1):
+        for where in itertools.combinations(doubtful, n):
+            alternatives = [choices[i].options[1:TOP_K] for i in where]
+            for picks in itertools.product(*alternatives):
+                cost = sum(
+                    math.log(max(choices[i].options[0][1], 1e-9)) - math.log(max(p, 1e-9))
+                    for i, (_code, p) in zip(where, picks, strict=True)
+                )
+                if cost > MAX_COST or (best is not None and cost >= best[0]):
+                    continue
+                trial = list(codes)
+                trial_p = list(probs)
+                for i, (code, p) in zip(where, picks, strict=True):
+                    trial[i], trial_p[i] = code, p
+                verdict = _verdict(trial, rules)
+                if verdict is not None and verdict.valid:
+                    best = (cost, trial, trial_p, verdict, where)
+        if best is not None:
+            break
+    if best is not None:
+        _cost, trial, trial_p, verdict, where = best
+        return MeldReading(tuple(trial), tuple(trial_p), verdict, tuple(where))
+    if first is None:
+        first = validate_meld([], rules)
+    return MeldReading(tuple(codes), tuple(probs), first, ())

@@ -1,0 +1,77 @@
+"""What a scan returns: physical pieces, melds with their verdicts, the rest, timings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorer import Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedPiece:
+    """One physical piece: its code, its box in photo pixels, how sure the reading is."""
+
+    code: str
+    box: tuple[float, float, float, float]
+    confidence: float
+    kind: str  # "card" or "tile"
+    alternatives: tuple[tuple[str, float], ...] = ()
+    """The classifier's next likeliest faces, with their probabilities."""
+    uncertain: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedMeld:
+    pieces: tuple[int, ...]
+    """Indexes into the scan's pieces, in the meld's physical order."""
+    verdict: Verdict
+    repaired: tuple[int, ...] = ()
+    """Indexes of pieces whose reading the rules changed (see :mod:`vision.repair`)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pieces": list(self.pieces), "verdict": self.verdict.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    """One photo's scan. ``to_json()`` is one line of ``meldcam scan --json``."""
+
+    path: str
+    width: int
+    height: int
+    kind: str  # "cards" or "tiles"
+    pieces: tuple[ScannedPiece, ...]
+    melds: tuple[ScannedMeld, ...]
+    unassigned: tuple[int, ...]
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def uncertain(self) -> tuple[int, ...]:
+        return tuple(i for i, p in enumerate(self.pieces) if p.uncertain)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "width": self.width,
+            "height": self.height,
+            "kind": self.kind,
+            "pieces": [p.to_json() for p in self.pieces],
+            "melds": [m.to_json() for m in self.melds],
+            "unassigned": list(self.unassigned),
+            "uncertain": list(self.uncertain),
+            "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+        }
+
+
+def error_json(path: str, error: Exception) -> dict[str, Any]:
+    """The line of ``meldcam scan --json`` for a photo that could not be scanned."""
+    reason = getattr(error, "reason", None) or str(error)
+    return {"path": path, "error": f"{type(error).__name__}: {reason}"}

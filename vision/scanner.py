@@ -1,0 +1,192 @@
+"""The scanner: models loaded once, then photo -> pieces -> melds -> verdicts.
+
+>>> scanner = Scanner.load("models")                          # doctest: +SKIP
+>>> scanner.scan(open("table.jpg", "rb").read()).to_json()   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+import numpy as np
+
+from scorer import PieceKind as RulesKind
+from scorer import Rules
+from vision import grouping
+from vision.classes import PIECES
+from vision.detections import Detections
+from vision.detector import OnnxDetector
+from vision.errors import ModelMissingError, VisionError
+from vision.photo import PhotoInput, read_photo
+from vision.recogniser import OnnxClassifier
+from vision.repair import SURE, TOP_K, Choice, read_meld
+from vision.result import ScannedMeld, ScannedPiece, ScanResult
+
+DETECTOR_FILE = "detector.onnx"
+CLASSIFIER_FILE = "classifier.onnx"
+CONFIG_FILE = "scanner.json"
+DECODE_MIN_SIDE = 1600
+"""JPEGs are decoded at the smallest 1/2^k scale keeping both sides at least this long."""
+
+
+class ScanKind(StrEnum):
+    AUTO = "auto"
+    CARDS = "cards"
+    TILES = "tiles"
+
+
+class UnknownKindError(VisionError):
+    """A kind other than auto, cards, tiles."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScannerConfig:
+    imgsz: int = 640
+    conf: float = 0.3
+    iou: float = 0.5
+
+    @classmethod
+    def read(cls, path: Path) -> ScannerConfig:
+        if not path.exists():
+            return cls()
+        data = json.loads(path.read_text())
+        return cls(**{k: data[k] for k in ("imgsz", "conf", "iou") if k in data})
+
+
+class Scanner:
+    """Detector + classifier + grouping + rules; create with :meth:`load`, reuse for all photos."""
+
+    def __init__(
+        self, detector: OnnxDetector, classifier: OnnxClassifier, config: ScannerConfig
+    ) -> None:
+        self.detector = detector
+        self.classifier = classifier
+        self.config = config
+
+    @classmethod
+    def load(cls, models_dir: str | Path = "models", **overrides: float) -> Scanner:
+        folder = Path(models_dir)
+        if not folder.is_dir():
+            raise ModelMissingError(f"no models folder at {folder}")
+        config = ScannerConfig.read(folder / CONFIG_FILE)
+        if overrides:
+            values = {"imgsz": config.imgsz, "conf": config.conf, "iou": config.iou}
+            values.update(overrides)
+            config = ScannerConfig(int(values["imgsz"]), values["conf"], values["iou"])
+        detector = OnnxDetector(folder / DETECTOR_FILE, config.imgsz, config.conf, config.iou)
+        return cls(detector, OnnxClassifier(folder / CLASSIFIER_FILE), config)
+
+    def scan(
+        self,
+        photo: PhotoInput,
+        kind: ScanKind | str = ScanKind.AUTO,
+        rules: Rules | None = None,
+        path: str = "",
+    ) -> ScanResult:
+        """Scan one photo (bytes, a path or an RGB array).
+
+        Raises :class:`vision.errors.UnreadablePhotoError` for a photo that cannot be decoded.
+        """
+        try:
+            kind = ScanKind(kind)
+        except ValueError:
+            raise UnknownKindError(f"kind must be auto, cards or tiles, not {kind!r}") from None
+        timing: dict[str, float] = {}
+        t0 = time.perf_counter()
+        photo_data = read_photo(photo, path or None, DECODE_MIN_SIDE)
+        image = photo_data.pixels
+        t1 = time.perf_counter()
+        timing["decode"] = (t1 - t0) * 1000
+        dets = self.detector.detect(image)
+        t2 = time.perf_counter()
+        timing["detect"] = (t2 - t1) * 1000
+        dets, kind = _keep_kind(dets, kind)
+        dets = self.classifier.read(image, dets)
+        t3 = time.perf_counter()
+        timing["recognise"] = (t3 - t2) * 1000
+        sx, sy = photo_data.scale
+        dets = dets.scaled(sx, sy)
+        result = assemble(dets, kind, rules, path, photo_data.width, photo_data.height, timing, t3)
+        return result
+
+
+def _keep_kind(dets: Detections, kind: ScanKind) -> tuple[Detections, ScanKind]:
+    if kind is ScanKind.AUTO:
+        tiles = float(dets.confidence[dets.kind].sum()) if len(dets) else 0.0
+        cards = float(dets.confidence[~dets.kind].sum()) if len(dets) else 0.0
+        kind = ScanKind.TILES if tiles > cards else ScanKind.CARDS
+    return (dets[dets.kind] if kind is ScanKind.TILES else dets[~dets.kind]), kind
+
+
+def choices_of(dets: Detections) -> list[Choice]:
+    out = []
+    for probs in dets.faces:
+        top = np.argsort(-probs)[:TOP_K]
+        out.append(Choice(tuple((PIECES.face(int(i)).code, float(probs[i])) for i in top)))
+    return out
+
+
+def assemble(
+    dets: Detections,
+    kind: ScanKind,
+    rules: Rules | None,
+    path: str,
+    width: int,
+    height: int,
+    timing: dict[str, float],
+    started: float,
+) -> ScanResult:
+    """Group read detections into physical pieces and melds, judge each meld (pure, no model)."""
+    choices = choices_of(dets)
+    codes = [c.best for c in choices]
+    g = grouping.group(dets.centres, dets.sizes, codes, dets.kind)
+    t_group = time.perf_counter()
+    timing["group"] = (t_group - started) * 1000
+    table_rules = rules or Rules.default(
+        RulesKind.TILES if kind is ScanKind.TILES else RulesKind.CARDS
+    )
+    piece_choice: list[Choice] = []
+    for boxes in g.pieces:
+        # a card seen by both corners: combine the two readings
+        if len(boxes) == 2:
+            probs = dets.faces[boxes[0]] * dets.faces[boxes[1]]
+            probs = probs / max(float(probs.sum()), 1e-12)
+            top = np.argsort(-probs)[:TOP_K]
+            piece_choice.append(
+                Choice(tuple((PIECES.face(int(i)).code, float(probs[i])) for i in top))
+            )
+        else:
+            piece_choice.append(choices[boxes[0]])
+    final = [c.options[0] for c in piece_choice]
+    melds: list[ScannedMeld] = []
+    for meld in g.melds:
+        reading = read_meld([piece_choice[i] for i in meld], table_rules)
+        for pos, (code, p) in enumerate(zip(reading.codes, reading.probabilities, strict=True)):
+            final[meld[pos]] = (code, p)
+        melds.append(
+            ScannedMeld(tuple(meld), reading.verdict, tuple(meld[p] for p in reading.repaired))
+        )
+    pieces = []
+    for i, boxes in enumerate(g.pieces):
+        code, p = final[i]
+        det = boxes[0]
+        conf = float(dets.confidence[boxes].max()) * p
+        pieces.append(
+            ScannedPiece(
+                code,
+                tuple(float(v) for v in dets.xyxy[det]),  # type: ignore[arg-type]
+                conf,
+                "tile" if dets.kind[det] else "card",
+                tuple(o for o in piece_choice[i].options if o[0] != code),
+                p < SURE,
+            )
+        )
+    timing["score"] = (time.perf_counter() - t_group) * 1000
+    timing["total"] = sum(v for k, v in timing.items() if k != "total")
+    return ScanResult(
+        path, width, height, kind.value, tuple(pieces), tuple(melds), g.unassigned, timing
+    )

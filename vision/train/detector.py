@@ -1,0 +1,84 @@
+"""Train the coarse detector with ultralytics, resumably, and export it to ONNX."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vision.train.env import offline_ultralytics
+
+
+def train_detector(
+    data: Path,
+    project: Path,
+    name: str,
+    *,
+    cfg: str = "yolov8n.yaml",
+    start: Path | None = None,
+    imgsz: int = 512,
+    epochs: int = 10,
+    batch: int = 16,
+    fraction: float = 1.0,
+    resume: bool = True,
+) -> Path:
+    """Train (or resume ``project/name/weights/last.pt``); returns the best checkpoint."""
+    offline_ultralytics()
+    from ultralytics import YOLO
+
+    last = project / name / "weights" / "last.pt"
+    if resume and last.exists():
+        try:
+            YOLO(str(last)).train(resume=True, workers=1)
+            return project / name / "weights" / "best.pt"
+        except AssertionError:
+            pass  # the run had finished: start a new one from its last weights
+    model = YOLO(cfg)
+    if start is not None:
+        model.load(str(start))
+    model.train(
+        data=str(data),
+        project=str(project),
+        name=name,
+        exist_ok=True,
+        imgsz=imgsz,
+        epochs=epochs,
+        batch=batch,
+        workers=1,
+        device="cpu",
+        pretrained=False,
+        amp=False,
+        plots=False,
+        fraction=fraction,
+        close_mosaic=max(1, epochs // 5),
+        degrees=0.0,
+        flipud=0.0,
+        fliplr=0.0,
+        mosaic=1.0,
+        scale=0.5,
+        patience=100,
+        verbose=False,
+    )
+    return project / name / "weights" / "best.pt"
+
+
+def export_onnx(weights: Path, out: Path, imgsz: int = 640) -> Path:
+    """Export a checkpoint to a dynamic-shape ONNX file at ``out``."""
+    offline_ultralytics()
+    from ultralytics import YOLO
+
+    path = YOLO(str(weights)).export(
+        format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17, device="cpu"
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    Path(path).replace(out)
+    return out
+
+
+def strip_checkpoint(weights: Path, out: Path) -> Path:
+    """Keep only the fp16 model of an ultralytics checkpoint (a small start for next time)."""
+    import torch
+
+    ckpt = torch.load(weights, map_location="cpu", weights_only=False)
+    model = ckpt.get("ema") or ckpt["model"]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model.half(), "epoch": -1, "train_args": ckpt.get("train_args", {})}, out)
+    return out

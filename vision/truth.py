@@ -1,0 +1,94 @@
+"""Reading the per-image JSON truth that ``meldcam synth`` writes (and the real YOLO labels)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.classes import PIECES
+
+
+@dataclass(frozen=True, slots=True)
+class TruthBox:
+    code: str
+    is_tile: bool
+    box: tuple[float, float, float, float]
+    uid: int  # physical piece (-1 when unknown)
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """One photo's labelled boxes, its physical pieces' codes and its melds (codes, in order)."""
+
+    image: Path
+    boxes: tuple[TruthBox, ...]
+    pieces: tuple[str, ...]
+    melds: tuple[tuple[str, ...], ...]
+    meld_uids: tuple[tuple[int, ...], ...]
+
+
+def read_synth_truth(path: Path) -> Truth:
+    """A ``truth/*.json`` of ``meldcam synth``: labels (readable boxes), pieces and melds."""
+    data = json.loads(path.read_text())
+    boxes = tuple(
+        TruthBox(
+            str(label["code"]),
+            label["piece_kind"] == "tile",
+            tuple(float(v) for v in label["box"]),  # type: ignore[arg-type]
+            int(label["uid"]),
+        )
+        for label in data["labels"]
+    )
+    seen: dict[int, str] = {}
+    for b in boxes:
+        seen.setdefault(b.uid, b.code)
+    readable = set(seen)
+    melds = []
+    uids = []
+    for meld in data.get("melds", []):
+        ids = tuple(int(u) for u in meld["pieces"])
+        if all(u in readable for u in ids):
+            melds.append(tuple(seen[u] for u in ids))
+            uids.append(ids)
+    return Truth(
+        path.parent.parent / data["image"],
+        boxes,
+        tuple(seen[u] for u in sorted(seen)),
+        tuple(melds),
+        tuple(uids),
+    )
+
+
+def read_yolo_truth(image: Path, label: Path, size: tuple[int, int]) -> Truth:
+    """A photo with YOLO labels in the ``pieces`` scheme (each box one physical piece unless
+    the set is cards, where both corners of a card may be boxed: their codes still count once
+    per box, as the real card set's labels do not say which corners belong together)."""
+    w, h = size
+    boxes = []
+    rows = [r.split() for r in label.read_text().splitlines() if r.strip()]
+    for k, row in enumerate(rows):
+        c, cx, cy, bw, bh = int(row[0]), *(float(v) for v in row[1:5])
+        face = PIECES.face(c)
+        boxes.append(
+            TruthBox(
+                face.code,
+                face.kind.value == "tile",
+                ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h),
+                k,
+            )
+        )
+    return Truth(image, tuple(boxes), tuple(b.code for b in boxes), (), ())
+
+
+def truth_arrays(truth: Truth) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
+    """(centres, sizes, codes, is_tile) of the truth boxes, as the grouping takes them."""
+    xyxy = np.array([b.box for b in truth.boxes], np.float32).reshape(-1, 4)
+    return (
+        (xyxy[:, :2] + xyxy[:, 2:]) / 2,
+        xyxy[:, 2:] - xyxy[:, :2],
+        [b.code for b in truth.boxes],
+        np.array([b.is_tile for b in truth.boxes], bool),
+    )
