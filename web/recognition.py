@@ -13,6 +13,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from web.errors import UnavailableError
+from web.photos import UnreadablePhotoError
 
 _LOCK = threading.Lock()
 _KEY = "meldcam.scanner"
@@ -47,6 +48,8 @@ def scan(data: bytes, kind: str = "auto", rules: Any = None) -> dict[str, Any]:
         raise UnavailableError("the server is busy reading other photos: try again in a moment")
     try:
         result: dict[str, Any] = scanner.scan(data, kind=kind, rules=rules).to_json()
+    except ValueError as error:  # vision's UnreadablePhotoError and kin: the photo's fault
+        raise UnreadablePhotoError(str(error)) from None
     finally:
         slots.release()
     result.pop("path", None)
