@@ -11,7 +11,8 @@ Two families are read:
 
 Decks whose corner indices do not follow the usual top-left + bottom-right layout, that use
 non-French suits, or whose licence is not free for us (``konqi-modern``) are skipped. Each deck
-is cached as one RGBA atlas PNG (rows S H D C, row 4 = black joker, red joker, back) plus a JSON
+is cached as one BGRA atlas .npy (rows S H D C, row 4 = black joker, red joker, back; memory-mapped
+when read, so a scene only reads the faces it uses) plus a JSON
 with the corner-index box found by :func:`find_index_box`, under ``$MELDCAM_CACHE/faces`` (default
 ``~/.cache/meldcam/faces``).
 """
@@ -34,7 +35,7 @@ import numpy as np
 from vision.classes import RANKS, SUITS, Rank, Suit
 
 FACE_H = 300
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 GNOME_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
 INSTALL_HINT = (
@@ -167,16 +168,18 @@ def load_deck(source: DeckSource) -> CardDeck | None:
     """The deck's faces, rendered on first use and cached on disk; None if it is unusable."""
     folder = cache_dir() / f"v{CACHE_VERSION}"
     stem = source.key.replace("/", "-")
-    png, meta_path = folder / f"{stem}.png", folder / f"{stem}.json"
+    raw, meta_path = folder / f"{stem}.npy", folder / f"{stem}.json"
     stamp = _stamp(source.path)
     if meta_path.exists():
         meta = json.loads(meta_path.read_text())
         if meta.get("stamp") == stamp:
             if not meta["ok"]:
                 return None
-            atlas = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
-            if atlas is not None:
-                return _deck_from(source.key, atlas, meta)
+            try:
+                # memory-mapped: a scene reads only the faces it uses
+                return _deck_from(source.key, np.load(raw, mmap_mode="r"), meta)
+            except (OSError, ValueError):
+                pass
     folder.mkdir(parents=True, exist_ok=True)
     atlas_or_none = _render_gnome(source) if source.family == "gnome" else _render_kde(source)
     meta = {"stamp": stamp, "ok": atlas_or_none is not None}
@@ -185,7 +188,7 @@ def load_deck(source: DeckSource) -> CardDeck | None:
         if not meta["ok"]:
             atlas_or_none = None
     if atlas_or_none is not None:
-        _atomic_write(png, lambda p: cv2.imwrite(str(p), atlas_or_none))
+        _atomic_write(raw, lambda p: np.save(p, atlas_or_none))
     _atomic_write(meta_path, lambda p: p.write_text(json.dumps(meta)))
     return _deck_from(source.key, atlas_or_none, meta) if atlas_or_none is not None else None
 

@@ -160,11 +160,12 @@ def _paint_one(
     warped = cv2.warpAffine(
         p.sprite, local_face, (rw, rh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
     )
-    face_a = warped[:, :, 3].astype(np.float32) * (p.alpha_scale / 255.0)
+    face_a = cv2.extractChannel(warped, 3).astype(np.float32)
+    face_a *= p.alpha_scale / 255.0
     if raised:
         local_base = shifted(base_m, (-x0, -y0))
         foot_a = cv2.warpAffine(
-            np.ascontiguousarray(p.sprite[:, :, 3]), local_base, (rw, rh), flags=cv2.INTER_LINEAR
+            cv2.extractChannel(p.sprite, 3), local_base, (rw, rh), flags=cv2.INTER_LINEAR
         )
         kernel, anchor = _line_kernel((d_top[0] - d_base[0], d_top[1] - d_base[1]))
         body_a = cv2.dilate(foot_a, kernel, anchor=anchor).astype(np.float32) / 255.0
@@ -183,7 +184,7 @@ def _paint_one(
         side = np.empty_like(region)
         side[:] = p.side_colour
         region[:] = cv2.blendLinear(side, region, side_a, 1.0 - side_a)
-    rgb = np.ascontiguousarray(warped[:, :, :3])
+    rgb = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR)
     region[:] = cv2.blendLinear(rgb, region, face_a, 1.0 - face_a)
     if p.occludes:
         ids[y0:y1, x0:x1][body_a > OCCLUDING_ALPHA] = p.uid

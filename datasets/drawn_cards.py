@@ -46,7 +46,7 @@ def _rgba(c: tuple[int, int, int]) -> tuple[int, int, int, int]:
     return (c[0], c[1], c[2], 255)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=DRAWN_STYLES)
 def drawn_deck(style: int) -> CardDeck:
     """The drawn deck number ``style`` (0 <= style < DRAWN_STYLES)."""
     rng = np.random.default_rng([7919, style])

@@ -40,6 +40,8 @@ from vision.classes import Face, PieceKind
 READABLE_FRACTION = 0.85
 MIN_LABEL_PX = 7.0
 MAX_CANVAS = 2800
+# table-canvas px per photo px near the aimed-at piece (the photo warp then barely resamples)
+CANVAS_OVERSAMPLE = 1.0
 
 
 class SceneKind(StrEnum):
@@ -97,7 +99,7 @@ def _card_kit(
         deck = drawn_deck(int(rng.integers(DRAWN_STYLES)))
     idx_frac = deck.index_box[3] - deck.index_box[1]
     card_h_img = index_px / idx_frac
-    height = int(np.clip(card_h_img * 1.1, 48, 300))
+    height = int(np.clip(card_h_img * CANVAS_OVERSAMPLE, 48, 300))
     return CardKit(deck, height), card_h_img / height
 
 
@@ -138,7 +140,7 @@ def render_scene(
             style["tiles"] = tkit.tiles.style
     else:
         tile_h_img = index_px / 0.42
-        th = int(np.clip(tile_h_img * 1.1, 32, 160))
+        th = int(np.clip(tile_h_img * CANVAS_OVERSAMPLE, 32, 160))
         scale = tile_h_img / th
         tkit = TileKit(tile_set(int(rng.integers(TILE_STYLES))), th)
         piece_h = float(th)

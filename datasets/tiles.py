@@ -49,7 +49,7 @@ class TileSet:
         return w, h
 
 
-@lru_cache(maxsize=6)
+@lru_cache(maxsize=TILE_STYLES)
 def tile_set(style: int) -> TileSet:
     rng = np.random.default_rng([104729, style])
     fonts = [f for f in index_fonts() if is_bold(f)] or list(index_fonts())
