@@ -30,40 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from scorer.errors import MeldcamError
+from scorer.pieces import Card, Colour, Rank, Suit, Tile, parse_piece
+
 
 class PieceKind(StrEnum):
     CARD = "card"
     TILE = "tile"
-
-
-class Rank(StrEnum):
-    ACE = "A"
-    TWO = "2"
-    THREE = "3"
-    FOUR = "4"
-    FIVE = "5"
-    SIX = "6"
-    SEVEN = "7"
-    EIGHT = "8"
-    NINE = "9"
-    TEN = "10"
-    JACK = "J"
-    QUEEN = "Q"
-    KING = "K"
-
-
-class Suit(StrEnum):
-    SPADES = "S"
-    HEARTS = "H"
-    DIAMONDS = "D"
-    CLUBS = "C"
-
-
-class Colour(StrEnum):
-    BLACK = "K"
-    RED = "R"
-    BLUE = "B"
-    YELLOW = "Y"
 
 
 JOKER = "JK"
@@ -143,26 +116,23 @@ class Face:
         return f"Face.parse({self.code!r}, PieceKind.{self.kind.name})"
 
 
-def _parse_card(code: str) -> tuple[Rank, Suit] | None:
-    if len(code) < 2:
-        return None
+def _parse(code: str) -> Card | Tile | None:
+    """The rules core's reading of a canonical code (one notation for the whole project)."""
     try:
-        return Rank(code[:-1]), Suit(code[-1])
-    except ValueError:
+        piece = parse_piece(code)
+    except MeldcamError:
         return None
+    return piece if isinstance(piece, Card | Tile) and piece.code == code else None
+
+
+def _parse_card(code: str) -> tuple[Rank, Suit] | None:
+    piece = _parse(code)
+    return (piece.rank, piece.suit) if isinstance(piece, Card) else None
 
 
 def _parse_tile(code: str) -> tuple[Colour, int] | None:
-    if len(code) < 2 or not code[1:].isdigit():
-        return None
-    try:
-        colour = Colour(code[0])
-    except ValueError:
-        return None
-    number = int(code[1:])
-    if number not in NUMBERS or code[1:] != str(number):
-        return None
-    return colour, number
+    piece = _parse(code)
+    return (piece.colour, piece.number) if isinstance(piece, Tile) else None
 
 
 CARD_FACES: tuple[Face, ...] = tuple(Face.card(r, s) for s in SUITS for r in RANKS)
