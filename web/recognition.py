@@ -23,10 +23,13 @@ def _load(app: Flask) -> Any:
     with _LOCK:
         if _KEY not in app.extensions:
             try:
-                from vision import Scanner  # type: ignore[attr-defined]
+                from vision import Scanner, VisionError
 
-                app.extensions[_KEY] = Scanner.load(app.config.get("MODELS_DIR"))
-            except (ImportError, AttributeError, FileNotFoundError, OSError) as error:
+                try:
+                    app.extensions[_KEY] = Scanner.load(app.config.get("MODELS_DIR"))
+                except (VisionError, OSError) as error:  # no model there: typing still works
+                    app.extensions[_KEY] = error
+            except ImportError as error:
                 app.extensions[_KEY] = error
             slots = int(app.config.get("SCAN_WORKERS", 1))
             app.extensions[_KEY + ".slots"] = threading.BoundedSemaphore(slots)
