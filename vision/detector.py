@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,9 +86,7 @@ class OnnxDetector:
     def __init__(self, path: Path, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5):
         self.session = make_session(path)
         self.input_name = self.session.get_inputs()[0].name
-        meta = self.session.get_modelmeta().custom_metadata_map
-        names = meta.get("names")
-        self.names = json.loads(names.replace("'", '"')) if names and "{" not in names else names
+        self.metadata: dict[str, str] = dict(self.session.get_modelmeta().custom_metadata_map)
         self.imgsz = imgsz
         self.conf = conf
         self.iou = iou

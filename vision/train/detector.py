@@ -19,6 +19,8 @@ def train_detector(
     batch: int = 16,
     fraction: float = 1.0,
     resume: bool = True,
+    lr0: float = 0.002,
+    warmup_epochs: float = 0.3,
 ) -> Path:
     """Train (or resume ``project/name/weights/last.pt``); returns the best checkpoint."""
     offline_ultralytics()
@@ -31,9 +33,8 @@ def train_detector(
             return project / name / "weights" / "best.pt"
         except AssertionError:
             pass  # the run had finished: start a new one from its last weights
-    model = YOLO(cfg)
-    if start is not None:
-        model.load(str(start))
+    # a start checkpoint of the same design keeps every tensor (its class head too)
+    model = YOLO(str(start)) if start is not None else YOLO(cfg)
     model.train(
         data=str(data),
         project=str(project),
@@ -45,6 +46,9 @@ def train_detector(
         workers=1,
         device="cpu",
         pretrained=False,
+        optimizer="AdamW",
+        lr0=lr0,
+        warmup_epochs=warmup_epochs,
         amp=False,
         plots=False,
         fraction=fraction,

@@ -4,7 +4,8 @@ Every stage skips what is already done (generated folders, finished epochs), so 
 run continues where it stopped, and a later session continues training from the checkpoints
 kept in ``models/`` (``detector.pt``, ``classifier.pt``)::
 
-    python -m vision.train.pipeline --det-epochs 6 --cls-epochs 14
+    python -m vision.train.pipeline                                   # from nothing
+    python -m vision.train.pipeline --start models --phases all:512:4:16 --cls-epochs 24
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def generate(cards: int, tiles: int, workers: int) -> None:
         _meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
 
 
-def build_sets() -> Path:
+def build_sets() -> dict[str, Path]:
     from vision.train.data import build_crop_set, build_detector_set
 
     crops = DATA / "crops"
@@ -51,13 +52,14 @@ def build_sets() -> Path:
             target = crops / f"{name}_{split}.npz"
             if not target.exists():
                 build_crop_set([(DATA / name, split)], target)
-    yaml = DATA / "det" / "data.yaml"
-    if not yaml.exists():
-        build_detector_set(
-            [(DATA / n, ("train", "val")) for n in ("syn_cards", "syn_tiles", "real")],
-            DATA / "det",
-        )
-    return yaml
+    sets = {"all": ("syn_cards", "syn_tiles", "real"), "tiles": ("syn_tiles", "real")}
+    yamls = {}
+    for name, sources in sets.items():
+        folder = DATA / ("det" if name == "all" else f"det_{name}")
+        if not (folder / "data.yaml").exists():
+            build_detector_set([(DATA / n, ("train", "val")) for n in sources], folder)
+        yamls[name] = folder / "data.yaml"
+    return yamls
 
 
 def train_classifier_stage(epochs: int, threads: int = 2) -> None:
@@ -80,15 +82,37 @@ def train_classifier_stage(epochs: int, threads: int = 2) -> None:
     shutil.copy(checkpoint, MODELS / "classifier.pt")
 
 
-def train_detector_stage(yaml: Path, epochs: int, imgsz: int) -> None:
+DEFAULT_PHASES = "all:512:1:16,all:416:1:8,tiles:320:8:8"
+"""This session's schedule: set:imgsz:epochs:batch, each phase starting from the last."""
+
+
+def _phase_done(run: Path, epochs: int) -> bool:
+    results = run / "results.csv"
+    if not (run / "weights" / "last.pt").exists() or not results.exists():
+        return False
+    return len(results.read_text().strip().splitlines()) - 1 >= epochs
+
+
+def train_detector_stage(sets: dict[str, Path], phases: str, start_from: str) -> None:
+    """Run the detector phases in order; a finished phase is skipped, a broken one resumed."""
     from vision.train.detector import export_onnx, strip_checkpoint, train_detector
     from vision.train.init_weights import nudenet_start
 
-    start = MODELS / "detector.pt"
-    if not start.exists():
+    if start_from == "models" and (MODELS / "detector.pt").exists():
+        start = MODELS / "detector.pt"
+    else:
         start = nudenet_start("yolov8n.yaml", 4, DATA / "cache", DATA / "cache" / "nudenet.pt")
-    best = train_detector(yaml, RUNS / "det", "coarse", start=start, imgsz=imgsz, epochs=epochs)
-    last = best.parent / "last.pt"
+    last = start
+    for k, phase in enumerate(phases.split(",")):
+        name, imgsz, epochs, batch = phase.split(":")
+        run = RUNS / "det" / f"p{k}-{start_from}-{name}{imgsz}"
+        if not _phase_done(run, int(epochs)):
+            train_detector(
+                sets[name], run.parent, run.name, start=start,
+                imgsz=int(imgsz), epochs=int(epochs), batch=int(batch),
+            )  # fmt: skip
+        last = run / "weights" / "last.pt"
+        start = strip_checkpoint(last, run / "start-next.pt")
     export_onnx(last, MODELS / "detector.onnx")
     strip_checkpoint(last, MODELS / "detector.pt")
 
@@ -118,9 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cards", type=int, default=700, help="synthetic card scenes")
     p.add_argument("--tiles", type=int, default=300, help="synthetic tile scenes")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--det-epochs", type=int, default=6)
+    p.add_argument("--phases", default=DEFAULT_PHASES, help="detector set:imgsz:epochs:batch,...")
+    p.add_argument(
+        "--start", choices=("nudenet", "models"), default="nudenet",
+        help="detector start: nudenet's YOLOv8n, or models/detector.pt to continue training",
+    )  # fmt: skip
     p.add_argument("--cls-epochs", type=int, default=8)
-    p.add_argument("--imgsz", type=int, default=512)
     p.add_argument(
         "--stages", default="generate,sets,classifier,detector,evaluate",
         help="comma-separated subset of the stages",
@@ -130,11 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if "generate" in stages:
         generate(args.cards, args.tiles, args.workers)
-    yaml = build_sets() if stages & {"sets", "detector", "classifier"} else None
+    sets = build_sets() if stages & {"sets", "detector", "classifier"} else None
     if "classifier" in stages:
         train_classifier_stage(args.cls_epochs)
-    if "detector" in stages and yaml is not None:
-        train_detector_stage(yaml, args.det_epochs, args.imgsz)
+    if "detector" in stages and sets is not None:
+        train_detector_stage(sets, args.phases, args.start)
     if "evaluate" in stages:
         evaluate_stage()
     print(f"make train: {time.time() - t0:.0f} s")

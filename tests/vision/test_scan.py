@@ -1,0 +1,107 @@
+"""The scanner end to end with the committed ONNX models, on real photos; the JSON contract."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision.classes import Face, PieceKind
+from vision.errors import UnreadablePhotoError
+from vision.scanner import Scanner
+from web.cli import main
+
+# a held-out real tile photo (validation side of the split by source photo)
+TILE_PHOTO = "rummikub-tiles/images/rummy-16_jpeg.rf.6bdaf799147636e1bcce30f01cf63c4a.jpg"
+
+
+def _labels(real: Path, photo: str) -> Counter[str]:
+    label = real / (photo.replace("/images/", "/labels/").rsplit(".", 1)[0] + ".txt")
+    rows = label.read_text().split("\n")
+    from datasets.realdata import tile_faces
+
+    faces = tile_faces(real / "rummikub-tiles" / "class_map.csv")
+    return Counter(faces[int(r.split()[0])].code for r in rows if r.strip())
+
+
+def test_the_real_model_reads_most_tiles_of_a_held_out_real_photo(
+    scanner: Scanner, real: Path
+) -> None:
+    truth = _labels(real, TILE_PHOTO)
+    result = scanner.scan(real / TILE_PHOTO, "tiles")
+    found = Counter(p.code for p in result.pieces)
+    right = sum((truth & found).values())
+    print(f"{right} right of {sum(truth.values())} labelled, {sum(found.values())} found")
+    assert result.kind == "tiles"
+    assert right / sum(truth.values()) >= 0.6, (truth, found)
+    assert right / max(1, sum(found.values())) >= 0.6, (truth, found)
+
+
+def test_scan_json_contract(real: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = str(real / TILE_PHOTO)
+    code = main(["scan", "--json", "--kind", "tiles", photo, photo])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 0 and len(lines) == 2
+    for line in lines:
+        assert line["path"] == photo
+        assert (line["width"], line["height"]) == (640, 640)
+        assert set(line) >= {"path", "width", "height", "pieces", "melds", "unassigned"}
+        assert isinstance(line["timing_ms"], dict)
+        n = len(line["pieces"])
+        for piece in line["pieces"]:
+            assert set(piece) == {"code", "box", "confidence"}
+            x1, y1, x2, y2 = piece["box"]
+            assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 640
+            assert 0 <= piece["confidence"] <= 1
+            Face.parse(piece["code"], PieceKind.TILE)  # a face of the project's notation
+        used = [i for m in line["melds"] for i in m["pieces"]] + line["unassigned"]
+        assert sorted(used) == list(range(n))  # every piece once: in a meld or unassigned
+        for meld in line["melds"]:
+            assert set(meld["verdict"]) >= {"valid", "kind", "points", "problems", "reading"}
+
+
+def test_an_unreadable_photo_gives_an_error_line_and_the_run_goes_on(
+    real: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    missing = tmp_path / "missing.jpg"
+    photo = str(real / TILE_PHOTO)
+    code = main(["scan", "--json", str(broken), photo, str(missing)])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 2
+    assert [line["path"] for line in lines] == [str(broken), photo, str(missing)]
+    assert "error" in lines[0] and "error" in lines[2] and "error" not in lines[1]
+    assert lines[1]["pieces"]
+
+
+def test_the_api_refuses_broken_images_with_a_clear_error(scanner: Scanner) -> None:
+    with pytest.raises(UnreadablePhotoError, match="not an image"):
+        scanner.scan(b"GIF89a-nope")
+    with pytest.raises(UnreadablePhotoError, match="empty"):
+        scanner.scan(b"")
+    with pytest.raises(ValueError):
+        scanner.scan(np.zeros((4, 4, 3), np.uint8))
+
+
+def test_exif_orientation_is_applied(scanner: Scanner, real: Path) -> None:
+    upright = Image.open(real / TILE_PHOTO).convert("RGB").crop((0, 80, 640, 560))  # 640x480
+    plain, turned = io.BytesIO(), io.BytesIO()
+    upright.save(plain, "JPEG", quality=95)
+    # stored turned a quarter; EXIF orientation 6 tells viewers to turn it back upright
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    upright.transpose(Image.Transpose.ROTATE_90).save(turned, "JPEG", quality=95, exif=exif)
+    a = scanner.scan(plain.getvalue(), "tiles")
+    b = scanner.scan(turned.getvalue(), "tiles")
+    assert (b.width, b.height) == (640, 480) == (a.width, a.height)
+    assert len(a.pieces) > 3
+    centres_a = sorted(((p.box[0] + p.box[2]) / 2, (p.box[1] + p.box[3]) / 2) for p in a.pieces)
+    centres_b = sorted(((p.box[0] + p.box[2]) / 2, (p.box[1] + p.box[3]) / 2) for p in b.pieces)
+    assert len(centres_a) == len(centres_b)
+    assert np.allclose(centres_a, centres_b, atol=4)
