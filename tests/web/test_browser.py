@@ -105,7 +105,7 @@ def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
     while melds.count() > 1:  # drop the rest of the photo's reading
         melds.nth(1).locator(".chip[data-code]").first.click()
         p.click("#picker-actions button.danger")  # type: ignore[attr-defined]
-    assert "pure" in first.locator(".verdict-line").inner_text()
+    first.locator(".verdict-line", has_text="pure").wait_for()  # the live verdict follows
     ada.locator("input.took-pot").check()
     ada.locator("input.closed").check()
     bo = p.locator(".side-card[data-side=Bo]")  # type: ignore[attr-defined]
