@@ -166,8 +166,8 @@ def evaluate_folder(
     report = Report(kind)
     want_tiles = kind == "tiles"
     for truth in iter_truths(src, split):
-        if truth.boxes and all(b.is_tile != want_tiles for b in truth.boxes):
-            continue
+        if not any(b.is_tile == want_tiles for b in truth.boxes):
+            continue  # photos without a labelled piece of this kind are not scored
         result = scanner.scan(truth.image, kind, path=str(truth.image))
         report.add(truth, result, dedupe_truth=not want_tiles and not truth.melds)
         if limit and report.photos >= limit:

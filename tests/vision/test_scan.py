@@ -38,8 +38,8 @@ def test_the_real_model_reads_most_tiles_of_a_held_out_real_photo(
     right = sum((truth & found).values())
     print(f"{right} right of {sum(truth.values())} labelled, {sum(found.values())} found")
     assert result.kind == "tiles"
-    assert right / sum(truth.values()) >= 0.6, (truth, found)
-    assert right / max(1, sum(found.values())) >= 0.6, (truth, found)
+    assert right / sum(truth.values()) >= 0.8, (truth, found)
+    assert right / max(1, sum(found.values())) >= 0.8, (truth, found)
 
 
 def test_scan_json_contract(real: Path, capsys: pytest.CaptureFixture[str]) -> None:
