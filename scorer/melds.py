@@ -771,21 +771,22 @@ def _burraco_kind(attempt: _Attempt, rules: Rules, size: int) -> BurracoKind | N
     return BurracoKind.SEMI_PURE
 
 
-def _intended_kind(naturals: Sequence[Natural]) -> MeldKind:
-    """A set when most naturals share a rank at least as much as a suit, else a run."""
+def _majorities(naturals: Sequence[Natural]) -> tuple[int, int]:
+    """How many naturals share the commonest rank, and the commonest suit/colour."""
     ranks = Counter(p.number for p in naturals).most_common(1)[0][1]
     groups = Counter(p.group for p in naturals).most_common(1)[0][1]
+    return ranks, groups
+
+
+def _intended_kind(naturals: Sequence[Natural]) -> MeldKind:
+    """A set when most naturals share a rank at least as much as a suit, else a run."""
+    ranks, groups = _majorities(naturals)
     return MeldKind.SET if ranks >= groups and ranks > 1 else MeldKind.RUN
 
 
 def _has_majority(naturals: Sequence[Natural]) -> bool:
     """Whether most naturals share a rank or a suit/colour (the meld's evident intent)."""
-    if len(naturals) < 2:
-        return True
-    half = len(naturals) / 2
-    ranks = Counter(p.number for p in naturals).most_common(1)[0][1]
-    groups = Counter(p.group for p in naturals).most_common(1)[0][1]
-    return max(ranks, groups) > half
+    return len(naturals) < 2 or max(_majorities(naturals)) > len(naturals) / 2
 
 
 _PURITY = {kind: i for i, kind in enumerate(BurracoKind)}

@@ -51,7 +51,7 @@ def _json_body() -> dict[str, Any]:
     return data
 
 
-def _rules(data: dict[str, Any], default_kind: str | None = None) -> Rules:
+def _rules(data: dict[str, Any]) -> Rules:
     spec = data.get("rules")
     if spec is None:
         raise WebError("'rules' is required: a preset name or a rules object")

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, current_app, g, render_template, send_file
+import segno
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    session,
+)
 from werkzeug.wrappers import Response
 
 from scorer import PRESETS
 from scorer.rules import OPTION_NAMES
-from web import i18n, store
+from web import access, i18n, store
 from web.db import get_db
 from web.errors import NotFoundError
 
@@ -88,11 +100,6 @@ def check() -> str:
 @bp.get("/qr.svg")
 def qr() -> Response:
     """A QR code of this page's address, for the next phone at the table."""
-    import io
-
-    import segno
-    from flask import request
-
     out = io.BytesIO()
     segno.make(request.host_url, error="m").save(out, kind="svg", scale=6, border=2)
     return Response(out.getvalue(), mimetype="image/svg+xml")
@@ -107,10 +114,6 @@ def _safe_next(target: str | None) -> str:
 
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> str | Response:
-    from flask import redirect, request, session
-
-    from web import access
-
     code = access.load(Path(current_app.instance_path))
     target = _safe_next(request.values.get("next"))
     if code is None:
@@ -129,18 +132,12 @@ def login() -> str | Response:
 
 @bp.get("/logout")
 def logout() -> Response:
-    from flask import redirect, session
-
     session.clear()
     return redirect("/")
 
 
 @bp.route("/settings", methods=["GET", "POST"])
 def settings() -> str | Response:
-    from flask import redirect, request, session
-
-    from web import access
-
     instance = Path(current_app.instance_path)
     code = access.load(instance)
     if code is not None and not access.authorised(code):
