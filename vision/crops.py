@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-CROP_SIZE = 32
+CROP_SIZE = 48
 MARGIN = 0.12
 
 

@@ -39,10 +39,12 @@ def softmax_by_kind(logits: np.ndarray, is_tile: np.ndarray) -> np.ndarray:
 class OnnxClassifier:
     """The crop classifier, loaded once."""
 
-    def __init__(self, path: Path, size: int = CROP_SIZE):
+    def __init__(self, path: Path):
         self.session = make_session(path)
-        self.input_name = self.session.get_inputs()[0].name
-        self.size = size
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        side = model_input.shape[-1]  # the crop side the model was trained on
+        self.size = side if isinstance(side, int) else CROP_SIZE
 
     def logits(self, crops: np.ndarray) -> np.ndarray:
         out = [

@@ -40,7 +40,7 @@ def _augment(x: object, generator: object) -> object:
     import torch.nn.functional as F
 
     n = x.shape[0]  # type: ignore[attr-defined]
-    angle = (torch.rand(n, generator=generator) - 0.5) * 0.35
+    angle = (torch.rand(n, generator=generator) - 0.5) * 0.7
     scale = 0.88 + torch.rand(n, generator=generator) * 0.24
     shift = (torch.rand(n, 2, generator=generator) - 0.5) * 0.2
     cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
@@ -108,18 +108,28 @@ def train_classifier(
     batch: int = 128,
     seed: int = 0,
     threads: int = 2,
+    init: Path | None = None,
+    repeat: dict[Path, int] | None = None,
 ) -> dict[str, float]:
-    """Train on the crop sets ``train`` (.npz), checkpoint to ``out`` (.pt), resume if present."""
+    """Train on the crop sets ``train`` (.npz), checkpoint to ``out`` (.pt), resume if present.
+
+    A new run starts from the weights of ``init`` when given (the net is fully convolutional, so
+    weights learnt on another crop size are a start); ``repeat`` counts how often a set is taken
+    per epoch (the real crops are few and worth more than the generated ones).
+    """
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    xs = [np.load(p) for p in train]
+    repeat = repeat or {}
+    xs = [np.load(p) for p in train for _ in range(repeat.get(p, 1))]
     x = np.concatenate([d["x"] for d in xs])
     y = np.concatenate([d["y"] for d in xs])
     net = build_net()
     optimizer = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)  # type: ignore[attr-defined]
     start = 0
+    if not out.exists() and init is not None and init.exists():
+        net.load_state_dict(torch.load(init, weights_only=False)["net"])  # type: ignore[attr-defined]
     if out.exists():
         state = torch.load(out, weights_only=False)
         net.load_state_dict(state["net"])  # type: ignore[attr-defined]

@@ -21,9 +21,11 @@ def train_detector(
     resume: bool = True,
     lr0: float = 0.002,
     warmup_epochs: float = 0.3,
+    scale: float = 0.5,
+    threads: int = 2,
 ) -> Path:
     """Train (or resume ``project/name/weights/last.pt``); returns the best checkpoint."""
-    offline_ultralytics()
+    offline_ultralytics(threads)
     from ultralytics import YOLO
 
     last = project / name / "weights" / "last.pt"
@@ -57,7 +59,7 @@ def train_detector(
         flipud=0.0,
         fliplr=0.0,
         mosaic=1.0,
-        scale=0.5,
+        scale=scale,
         patience=100,
         verbose=False,
     )

@@ -29,9 +29,18 @@ def _meldcam(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "web.cli", *args], check=True, cwd=ROOT)
 
 
+SYNTHETIC = ("syn_cards", "syn_tiles", "syn_cards2", "syn_tiles2")
+"""The generated sets; the second pair (other seeds) was added in session 2 for variety."""
+
+
 def generate(cards: int, tiles: int, workers: int) -> None:
     """The synthetic scenes (pieces scheme) and the real photos, once."""
-    sets = (("syn_cards", "cards", cards, 101), ("syn_tiles", "tiles", tiles, 202))
+    sets = (
+        ("syn_cards", "cards", cards, 101),
+        ("syn_tiles", "tiles", tiles, 202),
+        ("syn_cards2", "cards", cards * 9 // 7, 303),
+        ("syn_tiles2", "tiles", tiles, 404),
+    )
     for name, kind, count, seed in sets:
         out = DATA / name
         if not (out / "data.yaml").exists():
@@ -44,10 +53,11 @@ def generate(cards: int, tiles: int, workers: int) -> None:
 
 
 def build_sets() -> dict[str, Path]:
-    from vision.train.data import build_crop_set, build_detector_set
+    from vision.crops import CROP_SIZE
+    from vision.train.data import build_crop_set, build_detector_set, build_tiled_detector_set
 
-    crops = DATA / "crops"
-    for name in ("syn_cards", "syn_tiles", "real"):
+    crops = DATA / f"crops{CROP_SIZE}"
+    for name in (*SYNTHETIC, "real"):
         for split in ("train", "val"):
             target = crops / f"{name}_{split}.npz"
             if not target.exists():
@@ -59,6 +69,13 @@ def build_sets() -> dict[str, Path]:
         if not (folder / "data.yaml").exists():
             build_detector_set([(DATA / n, ("train", "val")) for n in sources], folder)
         yamls[name] = folder / "data.yaml"
+    tiled = DATA / "det_tiled"
+    if not (tiled / "data.yaml").exists():
+        sources = [(DATA / n, ("train", "val")) for n in (*SYNTHETIC, "real")]
+        build_tiled_detector_set(
+            sources, tiled, long_side=SERVE_IMGSZ, crop=TILED_CROP, per_image=2
+        )
+    yamls["tiled"] = tiled / "data.yaml"
     return yamls
 
 
@@ -66,24 +83,27 @@ def train_classifier_stage(epochs: int, threads: int = 2) -> None:
     from vision.crops import CROP_SIZE
     from vision.train.classifier import export_classifier, train_classifier
 
-    crops = DATA / "crops"
-    checkpoint = RUNS / "cls" / "classifier.pt"
-    if not checkpoint.exists() and (MODELS / "classifier.pt").exists():
-        checkpoint.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(MODELS / "classifier.pt", checkpoint)
+    crops = DATA / f"crops{CROP_SIZE}"
+    checkpoint = RUNS / f"cls{CROP_SIZE}" / "classifier.pt"
     train_classifier(
-        [crops / f"{n}_train.npz" for n in ("syn_cards", "syn_tiles", "real")],
+        [crops / f"{n}_train.npz" for n in (*SYNTHETIC, "real")],
         {n: crops / f"{n}_val.npz" for n in ("syn_cards", "syn_tiles", "real")},
         checkpoint,
         epochs=epochs,
         threads=threads,
+        init=MODELS / "classifier.pt",
+        repeat={crops / "real_train.npz": 2},
     )
     export_classifier(checkpoint, MODELS / "classifier.onnx", CROP_SIZE)
     shutil.copy(checkpoint, MODELS / "classifier.pt")
 
 
-DEFAULT_PHASES = "all:512:1:16,all:416:1:8,tiles:320:8:8"
-"""This session's schedule: set:imgsz:epochs:batch, each phase starting from the last."""
+SERVE_IMGSZ = 640
+"""The long side the scanner fits a photo into (``models/scanner.json``)."""
+TILED_CROP = 320
+"""The ``tiled`` set: 320 px crops of photos scaled to ``SERVE_IMGSZ``, pieces at serving size."""
+DEFAULT_PHASES = "all:512:1:16,all:416:1:8,tiles:320:8:8,tiled:320:12:16"
+"""The schedule: set:imgsz:epochs:batch, each phase starting from the last."""
 
 
 def _phase_done(run: Path, epochs: int) -> bool:
@@ -93,7 +113,9 @@ def _phase_done(run: Path, epochs: int) -> bool:
     return len(results.read_text().strip().splitlines()) - 1 >= epochs
 
 
-def train_detector_stage(sets: dict[str, Path], phases: str, start_from: str) -> None:
+def train_detector_stage(
+    sets: dict[str, Path], phases: str, start_from: str, threads: int = 2
+) -> None:
     """Run the detector phases in order; a finished phase is skipped, a broken one resumed."""
     from vision.train.detector import export_onnx, strip_checkpoint, train_detector
     from vision.train.init_weights import nudenet_start
@@ -110,6 +132,7 @@ def train_detector_stage(sets: dict[str, Path], phases: str, start_from: str) ->
             train_detector(
                 sets[name], run.parent, run.name, start=start,
                 imgsz=int(imgsz), epochs=int(epochs), batch=int(batch),
+                scale=0.3 if name == "tiled" else 0.5, threads=threads,
             )  # fmt: skip
         last = run / "weights" / "last.pt"
         start = strip_checkpoint(last, run / "start-next.pt")
@@ -149,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     p.add_argument("--cls-epochs", type=int, default=8)
     p.add_argument(
+        "--threads", type=int, default=2,
+        help="torch threads (1 each when the classifier and detector train side by side)",
+    )  # fmt: skip
+    p.add_argument(
         "--stages", default="generate,sets,classifier,detector,evaluate",
         help="comma-separated subset of the stages",
     )  # fmt: skip
@@ -159,9 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         generate(args.cards, args.tiles, args.workers)
     sets = build_sets() if stages & {"sets", "detector", "classifier"} else None
     if "classifier" in stages:
-        train_classifier_stage(args.cls_epochs)
+        train_classifier_stage(args.cls_epochs, args.threads)
     if "detector" in stages and sets is not None:
-        train_detector_stage(sets, args.phases, args.start)
+        train_detector_stage(sets, args.phases, args.start, args.threads)
     if "evaluate" in stages:
         evaluate_stage()
     print(f"make train: {time.time() - t0:.0f} s")

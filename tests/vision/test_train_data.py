@@ -1,0 +1,95 @@
+"""The tiled detector set: crops at serving scale whose labels say exactly what is visible."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classes import COARSE, PIECES
+from vision.train.data import build_tiled_detector_set, read_labels
+
+TILE = PIECES.names.index("R7")
+CORNER = PIECES.names.index("7H")
+
+
+def _source(root: Path, boxes: list[tuple[int, tuple[int, int, int, int]]]) -> Path:
+    """A 1280x960 photo (grey table) with one coloured rectangle per box, and its YOLO labels."""
+    (root / "images" / "train").mkdir(parents=True)
+    (root / "labels" / "train").mkdir(parents=True)
+    image = np.full((960, 1280, 3), 60, np.uint8)
+    lines = []
+    for cls, (x1, y1, x2, y2) in boxes:
+        image[y1:y2, x1:x2] = (0, 200, 255)
+        cx, cy, w, h = (x1 + x2) / 2 / 1280, (y1 + y2) / 2 / 960, (x2 - x1) / 1280, (y2 - y1) / 960
+        lines.append(f"{cls} {cx} {cy} {w} {h}")
+    cv2.imwrite(str(root / "images" / "train" / "p.png"), image)
+    (root / "labels" / "train" / "p.txt").write_text("\n".join(lines) + "\n")
+    return root
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Path:
+    src = _source(
+        tmp_path / "src",
+        [
+            (TILE, (100, 100, 180, 200)),  # whole inside the top-left crop
+            (CORNER, (200, 120, 240, 170)),
+            (TILE, (560, 100, 720, 260)),  # straddles x=640 (320 at serving scale)
+            (TILE, (1000, 700, 1080, 800)),
+        ],
+    )
+    out = tmp_path / "out"
+    build_tiled_detector_set([(src, ("train",))], out, long_side=640, crop=320, per_image=3)
+    return out
+
+
+def test_crops_are_cut_at_serving_scale_and_labels_match_the_pixels(built: Path) -> None:
+    images = sorted((built / "images" / "train").glob("*.jpg"))
+    assert 1 <= len(images) <= 3
+    seen = 0
+    for image_path in images:
+        crop = cv2.imread(str(image_path))
+        assert crop.shape == (320, 320, 3)
+        for cls, cx, cy, w, h in read_labels(built / "labels" / "train" / f"{image_path.stem}.txt"):
+            assert cx >= w / 2 and cx + w / 2 <= 1
+            assert cy >= h / 2 and cy + h / 2 <= 1
+            assert COARSE.class_name(int(cls)) in ("tile", "card-corner")
+            # the box is the painted rectangle at half scale: its centre is the piece's colour
+            b, _, r = crop[int(cy * 320), int(cx * 320)]
+            assert r > 200 and b < 60, image_path.name
+            seen += 1
+    assert seen >= 2
+
+
+def test_the_first_crop_holds_the_most_whole_pieces(built: Path) -> None:
+    first = read_labels(built / "labels" / "train" / "src-p-0.txt")
+    assert len(first) >= 2  # the tile and the corner at the top left
+    sizes = sorted((first[:, 3] * 320).round().astype(int).tolist())
+    assert sizes[:2] == [20, 40]  # 40 px and 80 px wide at full size, halved
+
+
+def test_a_piece_cut_by_the_edge_is_labelled_or_painted_grey_never_left_unlabelled(
+    built: Path,
+) -> None:
+    for image_path in sorted((built / "images" / "train").glob("*.jpg")):
+        crop = cv2.imread(str(image_path)).astype(int)
+        rows = read_labels(built / "labels" / "train" / f"{image_path.stem}.txt")
+        mask = np.zeros(crop.shape[:2], bool)
+        for _, cx, cy, w, h in rows:
+            x1, y1 = int((cx - w / 2) * 320), int((cy - h / 2) * 320)
+            x2, y2 = int((cx + w / 2) * 320), int((cy + h / 2) * 320)
+            mask[max(y1 - 2, 0) : y2 + 2, max(x1 - 2, 0) : x2 + 2] = True
+        piece_colour = (crop[..., 2] > 200) & (crop[..., 0] < 60)
+        assert not (piece_colour & ~mask).any(), f"an unlabelled visible piece in {image_path.name}"
+
+
+def test_the_set_is_deterministic(tmp_path: Path, built: Path) -> None:
+    again = tmp_path / "again"
+    build_tiled_detector_set(
+        [(tmp_path / "src", ("train",))], again, long_side=640, crop=320, per_image=3
+    )
+    for label in (built / "labels" / "train").iterdir():
+        assert (again / "labels" / "train" / label.name).read_text() == label.read_text()
