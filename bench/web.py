@@ -1,7 +1,9 @@
 """Benchmark of the web app: latency of saving a round and of /api/scan, 1 and 4 clients.
 
 Run: .venv/bin/python bench/web.py [--requests 40] [--photo PATH]
-Starts the real server (waitress) on a temporary instance and talks HTTP to it.
+Starts the real server (waitress) on a temporary instance and talks HTTP to it, then scans the
+same photo in this process as ``meldcam scan`` does (model loaded once) and compares the two:
+the aim is /api/scan no slower than ``meldcam scan`` + 50 ms.
 """
 
 from __future__ import annotations
@@ -75,6 +77,20 @@ def show(label: str, clients: int, median: float, p95: float, statuses: set[int]
     print(f"{label:<34} {clients:>7} {median:>10.1f} {p95:>8.1f}  {sorted(statuses)}")
 
 
+def cli_scan_median(photo: bytes, runs: int) -> float:
+    """Median ms per photo of the scan ``meldcam scan`` runs (after its one model load)."""
+    from vision.scanner import Scanner
+
+    scanner = Scanner.load(ROOT / "models")
+    scanner.scan(photo)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        scanner.scan(photo)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=40)
@@ -100,6 +116,7 @@ def main() -> None:
                 print("no photo for /api/scan")
                 return
             photo = photo_path.read_bytes()
+            api_single = 0.0
             for clients in (1, 4):
                 median, p95, statuses = measure(
                     lambda: post_photo(f"{url}/api/scan", photo),
@@ -107,8 +124,13 @@ def main() -> None:
                     clients,
                 )
                 show(f"/api/scan {photo_path.name[:20]}", clients, median, p95, statuses)
+                api_single = api_single or median
         finally:
             stop(process)
+        cli = cli_scan_median(photo, max(4, args.requests // 4))
+        show("meldcam scan (same photo, in process)", 1, cli, float("nan"), {0})
+        verdict = "met" if api_single <= cli + 50 else "missed"
+        print(f"/api/scan - meldcam scan: {api_single - cli:+.1f} ms (aim <= +50 ms: {verdict})")
 
 
 if __name__ == "__main__":

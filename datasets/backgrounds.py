@@ -29,8 +29,13 @@ def _fractal(rng: np.random.Generator, w: int, h: int, base: int, octaves: int =
 
 
 def _tint(gray: np.ndarray, colour: np.ndarray, spread: float) -> np.ndarray:
-    img = colour[None, None, :] * (1 + spread * gray[:, :, None])
-    return np.clip(img, 0, 255).astype(np.uint8)
+    """``colour * (1 + spread * gray)`` per channel, saturated to uint8."""
+    gray = np.asarray(gray, np.float32)
+    channels = [
+        cv2.addWeighted(gray, float(c) * spread, gray, 0.0, float(c), dtype=cv2.CV_8U)
+        for c in colour
+    ]
+    return cv2.merge(channels)
 
 
 # BGR: red, blue, green, yellow, brown, grey check / stripe colours

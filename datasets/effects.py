@@ -18,16 +18,26 @@ def _smooth_field(rng: np.random.Generator, w: int, h: int, cells: int, amp: flo
 def lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """Exposure, a light gradient, low-frequency unevenness and a vignette (float32 gain map)."""
     h, w = img.shape[:2]
+    return cv2.resize(_lighting_small(rng, w, h), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _lighting_small(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """:func:`lighting` at 1/8 of the photo's size (it varies slowly)."""
     yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
     a = rng.uniform(0, 2 * np.pi)
     grad = ((xx / w - 0.5) * np.cos(a) + (yy / h - 0.5) * np.sin(a)) * rng.uniform(0, 0.5)
     vign = 1 - rng.uniform(0, 0.35) * (((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2)
     gain = (rng.uniform(0.75, 1.2) + grad) * vign + _smooth_field(rng, *grad.shape[::-1], 4, 0.06)
-    return cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return gain.astype(np.float32)
 
 
 def hand_shadow(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     """A soft shadow of a hand or phone entering from an edge (gain map, 1 = no shadow)."""
+    return cv2.resize(_hand_shadow_small(rng, w, h), (w, h))
+
+
+def _hand_shadow_small(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """:func:`hand_shadow` at 1/4 of the photo's size (it is blurred far more than that)."""
     mask = np.zeros((h // 4, w // 4), np.float32)
     edge = int(rng.integers(4))
     cx = rng.uniform(0, w // 4)
@@ -43,7 +53,6 @@ def hand_shadow(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     axes = (int(rng.uniform(0.1, 0.3) * w / 4), int(rng.uniform(0.15, 0.4) * h / 4))
     cv2.ellipse(mask, (int(cx), int(cy)), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
     mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(6, 20))
-    mask = cv2.resize(mask, (w, h))
     return 1 - rng.uniform(0.2, 0.5) * mask
 
 
@@ -95,16 +104,37 @@ def sensor_noise(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return window[::-1] if rng.random() < 0.5 else window
 
 
+@lru_cache(maxsize=1)
+def _chroma_bank() -> np.ndarray:
+    """Unit colour noise, blotchy at 4 px (as a phone's chroma noise), made once per process."""
+    rng = np.random.default_rng(20240602)
+    small = rng.standard_normal((_NOISE_SIDE // 4, _NOISE_SIDE // 4, 3), dtype=np.float32)
+    return cv2.resize(small, (_NOISE_SIDE, _NOISE_SIDE), interpolation=cv2.INTER_LINEAR)
+
+
+def chroma_noise(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """(h, w, 3) colour noise: a random window of the bank (fresh noise for larger photos)."""
+    if w > _NOISE_SIDE or h > _NOISE_SIDE:
+        small = rng.standard_normal((h // 4 + 1, w // 4 + 1, 3), dtype=np.float32)
+        return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    y, x = int(rng.integers(0, _NOISE_SIDE - h + 1)), int(rng.integers(0, _NOISE_SIDE - w + 1))
+    return _chroma_bank()[y : y + h, x : x + w]
+
+
 def photo(
     rng: np.random.Generator, img: np.ndarray, glossy: Callable[[], np.ndarray]
 ) -> np.ndarray:
     """Turn a clean render into a phone photo (before JPEG); ``glossy`` gives the shiny areas."""
     h, w = img.shape[:2]
-    gain = lighting(rng, img)
+    # the slowly varying gains (light, shadow, white balance) are combined at a quarter of the
+    # size and scaled up once: one full-size multiply instead of one per effect
+    quarter = (w // 4, h // 4)
+    gain = cv2.resize(_lighting_small(rng, w, h), quarter, interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.3:
-        gain *= hand_shadow(rng, w, h)
+        gain *= _hand_shadow_small(rng, w, h)
     wb = white_balance(rng)
-    out = cv2.multiply(img, cv2.merge([gain * wb[0], gain * wb[1], gain * wb[2]]), dtype=cv2.CV_32F)
+    gain3 = cv2.resize(cv2.merge([gain * wb[0], gain * wb[1], gain * wb[2]]), (w, h))
+    out = cv2.multiply(img, gain3, dtype=cv2.CV_32F)
     if rng.random() < 0.4:
         out += glare(rng, w, h, glossy())[:, :, None]
     if rng.random() < 0.6:
@@ -113,8 +143,8 @@ def photo(
         out = cv2.filter2D(out, -1, motion_kernel(rng))
     sigma = float(rng.uniform(0.5, 6))
     if rng.random() < 0.5:
-        chroma = rng.standard_normal((h // 4, w // 4, 3), dtype=np.float32) * (sigma * 0.6)
-        out += cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
-    noise = sensor_noise(rng, w, h) * sigma
-    out += cv2.merge([noise, noise, noise])
+        chroma = chroma_noise(rng, w, h)
+        out = cv2.scaleAdd(chroma, sigma * 0.6, out)
+    noise = sensor_noise(rng, w, h)
+    out = cv2.scaleAdd(cv2.merge([noise, noise, noise]), sigma, out)
     return cv2.convertScaleAbs(out)  # saturates to 0..255
