@@ -13,11 +13,26 @@ import hmac
 import json
 import os
 import secrets
-from dataclasses import dataclass
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, abort, jsonify, redirect, request, session, url_for
+from flask import (
+    Flask,
+    Request,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
@@ -25,6 +40,71 @@ OPEN_POSTS = frozenset({"api.check", "api.add", "api.score", "api.scan", "pages.
 """POST endpoints that store nothing: usable without the code."""
 
 MIN_LENGTH = 4
+MAX_WRONG = 5
+"""Wrong codes one client may try per ``WRONG_WINDOW_S`` before it must wait."""
+WRONG_WINDOW_S = 300.0
+
+
+@dataclass
+class WrongCodes:
+    """Wrong access codes per client address, to stop guessing: after ``limit`` wrong tries in
+    ``window`` seconds a client is refused (even with the right code) until the oldest try
+    leaves the window. Other clients are not affected. Kept in memory (one server process)."""
+
+    limit: int = MAX_WRONG
+    window: float = WRONG_WINDOW_S
+    clock: Callable[[], float] = time.monotonic
+    _tries: dict[str, deque[float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def _recent(self, client: str) -> deque[float]:
+        tries = self._tries.setdefault(client, deque())
+        now = self.clock()
+        while tries and now - tries[0] >= self.window:
+            tries.popleft()
+        return tries
+
+    def wait(self, client: str) -> float:
+        """Seconds ``client`` must wait before its next try (0: it may try now)."""
+        with self._lock:
+            tries = self._recent(client)
+            if len(tries) < self.limit:
+                return 0.0
+            return max(1.0, self.window - (self.clock() - tries[0]))
+
+    def wrong(self, client: str) -> None:
+        with self._lock:
+            self._recent(client).append(self.clock())
+
+    def forget(self, client: str) -> None:
+        with self._lock:
+            self._tries.pop(client, None)
+
+
+def wrong_codes(app: Flask) -> WrongCodes:
+    """The app's tracker of wrong codes (one per app, made on first use)."""
+    tracker: WrongCodes = app.extensions.setdefault("meldcam.wrong_codes", WrongCodes())
+    return tracker
+
+
+def client_address(req: Request) -> str:
+    return req.remote_addr or "unknown"
+
+
+def too_many_wrong(app: Flask, req: Request) -> tuple[Response, int] | None:
+    """A 429 for a client that has guessed too many wrong codes lately, else None."""
+    wait = wrong_codes(app).wait(client_address(req))
+    if not wait:
+        return None
+    seconds = round(wait)
+    if req.path.startswith("/api/"):
+        message = f"too many wrong access codes from this device: try again in {seconds} s"
+        response = jsonify({"error": message})
+    else:
+        page = render_template("login.html", csrf=csrf_token(), next="/", wrong=True, wait=seconds)
+        response = Response(page, mimetype="text/html")
+    response.headers["Retry-After"] = str(seconds)
+    return response, 429
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +184,10 @@ def _bearer(req: Request) -> str | None:
 def authorised(code: AccessCode) -> bool:
     bearer = _bearer(request)
     if bearer is not None:
-        return code.accepts(bearer)
+        if code.accepts(bearer):
+            return True
+        wrong_codes(current_app).wrong(client_address(request))
+        return False
     return session.get("access") == code.hash
 
 
@@ -117,7 +200,14 @@ def init_app(app: Flask) -> None:
         if changing and not _same_origin(request):
             return jsonify({"error": "refused: the request comes from another site"}), 403
         code = load(Path(app.instance_path))
-        if code is None or request.endpoint in ("pages.login", "pages.logout"):
+        if code is None:
+            return None
+        guessing = request.endpoint == "pages.login" and request.method == "POST"
+        if guessing or _bearer(request) is not None:
+            refused = too_many_wrong(app, request)
+            if refused is not None:
+                return refused
+        if request.endpoint in ("pages.login", "pages.logout"):
             return None
         needed = (changing and request.endpoint not in OPEN_POSTS) or not code.read_open
         if not needed or authorised(code):

@@ -338,6 +338,13 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
     ),
     "login.go": ("Enter", "Entra", "Entrar", "כניסה", "Uđi"),
     "login.wrong": ("Wrong code", "Codice errato", "Código incorrecto", "קוד שגוי", "Pogrešan kod"),
+    "login.wait": (
+        "Too many wrong codes from this device: try again in {seconds} s",
+        "Troppi codici errati da questo dispositivo: riprova tra {seconds} s",
+        "Demasiados códigos incorrectos desde este dispositivo: vuelve a intentarlo en {seconds} s",
+        "יותר מדי קודים שגויים ממכשיר זה: נסו שוב בעוד {seconds} שניות",
+        "Previše pogrešnih kodova s ovog uređaja: pokušajte ponovno za {seconds} s",
+    ),
     "settings.title": ("Settings", "Impostazioni", "Ajustes", "הגדרות", "Postavke"),
     "settings.code": (
         "New access code",

@@ -71,7 +71,7 @@ def _ok(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
-ERRORS = {"400": ERROR, "404": ERROR, "415": ERROR, "422": ERROR}
+ERRORS = {"400": ERROR, "404": ERROR, "415": ERROR, "422": ERROR, "429": ERROR}
 
 
 def spec() -> dict[str, Any]:

@@ -122,10 +122,12 @@ def login() -> str | Response:
     if request.method == "POST":
         access.check_csrf(request.form.get("csrf"))
         if code.accepts(request.form.get("code", "")):
+            access.wrong_codes(current_app).forget(access.client_address(request))
             session.clear()
             session["access"] = code.hash
             session.permanent = True
             return redirect(target)
+        access.wrong_codes(current_app).wrong(access.client_address(request))
         wrong = True
     return render_template("login.html", csrf=access.csrf_token(), next=target, wrong=wrong)
 

@@ -112,3 +112,50 @@ def test_settings_form_needs_csrf(app: Flask, client: FlaskClient) -> None:
 def test_too_short_code_is_refused(app: Flask) -> None:
     with pytest.raises(ValueError, match="at least 4"):
         access.save(Path(app.instance_path), "123")
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_guessing_the_code_is_stopped_per_device(protected: Flask) -> None:
+    clock = FakeClock()
+    protected.extensions["meldcam.wrong_codes"] = access.WrongCodes(clock=clock)
+    guesser = protected.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "10.0.0.5"
+    token = csrf_of(guesser.get("/login").get_data(as_text=True))
+    for guess in range(access.MAX_WRONG):
+        wrong = guesser.post("/login", data={"code": f"guess-{guess}", "csrf": token})
+        assert wrong.status_code == 200 and "Wrong code" in wrong.get_data(as_text=True)
+    # now even the right code is refused from that device, with how long to wait
+    stopped = guesser.post("/login", data={"code": "tavolo-7", "csrf": token})
+    assert stopped.status_code == 429
+    assert "try again in 300 s" in stopped.get_data(as_text=True)
+    assert stopped.headers["Retry-After"] == "300"
+    assert guesser.post("/api/games", json=GAME).status_code == 401
+    # another phone of the household is not affected
+    other = protected.test_client()
+    other.environ_base["REMOTE_ADDR"] = "10.0.0.6"
+    other_token = csrf_of(other.get("/login").get_data(as_text=True))
+    assert other.post("/login", data={"code": "tavolo-7", "csrf": other_token}).status_code == 302
+    # once the oldest wrong try is out of the window, the device may try again
+    clock.now += access.WRONG_WINDOW_S
+    right = guesser.post("/login", data={"code": "tavolo-7", "csrf": token})
+    assert right.status_code == 302
+    assert guesser.post("/api/games", json=GAME).status_code == 201
+
+
+def test_guessing_by_bearer_header_is_stopped_too(protected: Flask, client: FlaskClient) -> None:
+    protected.extensions["meldcam.wrong_codes"] = access.WrongCodes(clock=FakeClock())
+    for guess in range(access.MAX_WRONG):
+        bad = client.post("/api/games", json=GAME, headers={"Authorization": f"Bearer g{guess}"})
+        assert bad.status_code == 401
+    stopped = client.post("/api/games", json=GAME, headers={"Authorization": "Bearer tavolo-7"})
+    assert stopped.status_code == 429
+    assert "too many wrong access codes" in stopped.json["error"]
+    assert int(stopped.headers["Retry-After"]) > 0
+    assert client.get("/api/games").json == {"games": []}  # nothing was stored

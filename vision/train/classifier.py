@@ -110,12 +110,15 @@ def train_classifier(
     threads: int = 2,
     init: Path | None = None,
     repeat: dict[Path, int] | None = None,
+    sample: float = 1.0,
 ) -> dict[str, float]:
     """Train on the crop sets ``train`` (.npz), checkpoint to ``out`` (.pt), resume if present.
 
     A new run starts from the weights of ``init`` when given (the net is fully convolutional, so
     weights learnt on another crop size are a start); ``repeat`` counts how often a set is taken
-    per epoch (the real crops are few and worth more than the generated ones).
+    per epoch (the real crops are few and worth more than the generated ones); an epoch takes
+    a random ``sample`` of the crops (a fresh one each epoch) when the set is too big for the
+    time there is.
     """
     import torch
 
@@ -136,7 +139,7 @@ def train_classifier(
         if "optimizer" in state:
             optimizer.load_state_dict(state["optimizer"])
         start = state["epoch"] + 1
-    steps = max(1, len(x) // batch)
+    steps = max(1, round(len(x) * sample) // batch)
     generator = torch.Generator().manual_seed(seed)
     vals = {k: np.load(p) for k, p in val.items()}
     metrics: dict[str, float] = {}
@@ -144,6 +147,7 @@ def train_classifier(
     for epoch in range(start, epochs):
         t0 = time.time()
         net.train()  # type: ignore[attr-defined]
+        generator.manual_seed(seed + epoch)  # a resumed run draws what it would have drawn
         order = torch.randperm(len(x), generator=generator).numpy()
         total = 0.0
         for group in optimizer.param_groups:

@@ -79,7 +79,7 @@ def build_sets() -> dict[str, Path]:
     return yamls
 
 
-def train_classifier_stage(epochs: int, threads: int = 2) -> None:
+def train_classifier_stage(epochs: int, threads: int = 2, sample: float = 1.0) -> None:
     from vision.crops import CROP_SIZE
     from vision.train.classifier import export_classifier, train_classifier
 
@@ -93,6 +93,7 @@ def train_classifier_stage(epochs: int, threads: int = 2) -> None:
         threads=threads,
         init=MODELS / "classifier.pt",
         repeat={crops / "real_train.npz": 2},
+        sample=sample,
     )
     export_classifier(checkpoint, MODELS / "classifier.onnx", CROP_SIZE)
     shutil.copy(checkpoint, MODELS / "classifier.pt")
@@ -172,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     p.add_argument("--cls-epochs", type=int, default=8)
     p.add_argument(
+        "--cls-sample", type=float, default=1.0, help="fraction of the crops each epoch takes"
+    )  # fmt: skip
+    p.add_argument(
         "--threads", type=int, default=2,
         help="torch threads (1 each when the classifier and detector train side by side)",
     )  # fmt: skip
@@ -186,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         generate(args.cards, args.tiles, args.workers)
     sets = build_sets() if stages & {"sets", "detector", "classifier"} else None
     if "classifier" in stages:
-        train_classifier_stage(args.cls_epochs, args.threads)
+        train_classifier_stage(args.cls_epochs, args.threads, args.cls_sample)
     if "detector" in stages and sets is not None:
         train_detector_stage(sets, args.phases, args.start, args.threads)
     if "evaluate" in stages:
