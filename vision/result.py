@@ -52,6 +52,8 @@ class ScanResult:
     melds: tuple[ScannedMeld, ...]
     unassigned: tuple[int, ...]
     timing_ms: dict[str, float] = field(default_factory=dict)
+    hands: tuple[tuple[int, ...], ...] = ()
+    """Fanned hands (indexes into pieces, in fan order); their pieces are also unassigned."""
 
     @property
     def uncertain(self) -> tuple[int, ...]:
@@ -66,6 +68,7 @@ class ScanResult:
             "pieces": [p.to_json() for p in self.pieces],
             "melds": [m.to_json() for m in self.melds],
             "unassigned": list(self.unassigned),
+            "hands": [list(h) for h in self.hands],
             "uncertain": list(self.uncertain),
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }

@@ -188,5 +188,6 @@ def assemble(
     timing["score"] = (time.perf_counter() - t_group) * 1000
     timing["total"] = sum(v for k, v in timing.items() if k != "total")
     return ScanResult(
-        path, width, height, kind.value, tuple(pieces), tuple(melds), g.unassigned, timing
-    )
+        path, width, height, kind.value, tuple(pieces), tuple(melds), g.unassigned, timing,
+        g.hands,
+    )  # fmt: skip

@@ -101,3 +101,51 @@ def test_two_rows_of_tiles_on_a_rack_are_two_melds() -> None:
 def test_no_boxes_no_melds() -> None:
     g = grouping.group(np.zeros((0, 2)), np.zeros((0, 2)), [], np.zeros(0, bool))
     assert g == grouping.Grouping((), (), ())
+
+
+def _fan(n: int, pivot: tuple[float, float] = (300.0, 400.0), radius: float = 150.0) -> list:
+    """Corner boxes of a hand fanned over 100 degrees about ``pivot``: the indexes lie on an arc
+    and turn with their cards, so their axis-aligned boxes change shape along the fan."""
+    boxes = []
+    for i, a in enumerate(np.radians(np.linspace(-50, 50, n))):
+        x, y = pivot[0] + radius * np.sin(a), pivot[1] - radius * np.cos(a)
+        w = abs(12 * np.cos(a)) + abs(26 * np.sin(a))
+        h = abs(12 * np.sin(a)) + abs(26 * np.cos(a))
+        boxes.append((f"{i + 2}S", float(x), float(y), float(w), float(h)))
+    return boxes
+
+
+def test_a_fanned_hand_is_a_hand_not_a_meld() -> None:
+    boxes = [*_fan(9), *_column(700, 100, ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"])]
+    g = grouping.group(*_arrays(boxes))
+    assert len(g.hands) == 1 and sorted(g.hands[0]) == list(range(9))
+    assert g.melds in (((9, 10, 11, 12, 13, 14, 15, 16),), ((16, 15, 14, 13, 12, 11, 10, 9),))
+    assert set(g.unassigned) == set(range(9))
+
+
+def test_a_straight_column_with_rotated_corners_stays_a_meld() -> None:
+    # a meld photographed at an angle: every corner box has the same (rotated) shape
+    boxes = [
+        (f"{r}H", 100.0 + 20 * i, 100.0 + 25 * i, 22.0, 28.0) for i, r in enumerate(range(3, 10))
+    ]
+    g = grouping.group(*_arrays(boxes))
+    assert g.hands == () and len(g.melds) == 1
+
+
+def test_hands_found_in_generated_scenes_are_hands(tmp_path: Path) -> None:
+    import json
+
+    from datasets.scene import SceneKind
+    from datasets.writer import generate
+
+    generate(tmp_path, 24, SceneKind.CARDS, seed=5, workers=1, progress=False)
+    called = wrong = 0
+    for path in sorted((tmp_path / "truth").glob("*.json")):
+        truth = read_synth_truth(path)
+        area = {p["uid"]: p.get("area") for p in json.loads(path.read_text())["pieces"]}
+        g = grouping.group(*truth_arrays(truth))
+        for hand in g.hands:
+            called += 1
+            areas = [area[truth.boxes[g.pieces[i][0]].uid] for i in hand]
+            wrong += areas.count("hand") * 2 < len(areas)
+    assert called >= 2 and wrong == 0
