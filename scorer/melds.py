@@ -679,7 +679,13 @@ def validate_meld(
                 unfavoured,
             )
 
-        best = attempts[0] if len(attempts) == 1 else min(attempts, key=preference)
+        valid_attempts = [a for a in attempts if not a.problems]
+        if len(attempts) == 1:
+            best = attempts[0]
+        elif len(valid_attempts) == 1:  # a valid reading wins (preference's first key)
+            best = valid_attempts[0]
+        else:
+            best = min(attempts, key=preference)
     if best.problems and not _has_majority(naturals):
         # Neither a set nor a run: say so once rather than list both attempts' problems.
         best.problems = [p for p in best.problems if p.code is ProblemCode.TOO_MANY_WILDS] + [
