@@ -174,7 +174,7 @@ def assemble(
     for i, boxes in enumerate(g.pieces):
         code, p = final[i]
         det = boxes[0]
-        conf = float(dets.confidence[boxes].max()) * p
+        conf = float(dets.confidence[list(boxes)].max()) * p
         pieces.append(
             ScannedPiece(
                 code,

@@ -149,3 +149,23 @@ def test_hands_found_in_generated_scenes_are_hands(tmp_path: Path) -> None:
             areas = [area[truth.boxes[g.pieces[i][0]].uid] for i in hand]
             wrong += areas.count("hand") * 2 < len(areas)
     assert called >= 2 and wrong == 0
+
+
+def test_a_card_seen_by_both_corners_scans_as_one_piece_with_both_readings() -> None:
+    from vision.classes import PIECES
+    from vision.detections import NUM_FACES, Detections
+    from vision.scanner import ScanKind, assemble
+
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), ("7H", 190.0, 270.0, 12.0, 26.0)]
+    centres, sizes, codes, _ = _arrays(boxes)
+    xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
+    confidence = np.array([0.9, 0.8, 0.6, 0.7], np.float32)
+    dets = Detections.from_boxes(xyxy, confidence, np.zeros(4, np.int64))
+    faces = np.full((4, NUM_FACES), 1e-4, np.float32)
+    for row, code in enumerate(codes):
+        faces[row, PIECES.names.index(code)] = 0.9
+    faces[2, PIECES.names.index("7D")] = 0.5  # one corner is doubtful: the other settles it
+    result = assemble(dets.with_faces(faces), ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
+    assert [p.code for p in result.pieces] == ["5H", "6H", "7H"]
+    assert result.pieces[2].confidence == pytest.approx(0.7, abs=0.05)  # the surer corner's box
+    assert result.melds[0].verdict.valid
