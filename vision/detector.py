@@ -80,22 +80,51 @@ def make_session(path: Path, threads: int = 2) -> Any:
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
-class OnnxDetector:
-    """The coarse detector, loaded once and reused for every photo."""
+MIN_IMGSZ = 320
 
-    def __init__(self, path: Path, imgsz: int = 640, conf: float = 0.25, iou: float = 0.5):
+
+class OnnxDetector:
+    """The coarse detector, loaded once and reused for every photo.
+
+    The detector learnt pieces of the size they have in a photo fitted into ``imgsz``. A close-up
+    (a few big pieces) is read a second time, fitted smaller so that its median piece measures
+    ``piece_px`` in the network's input; the reading that finds more pieces is kept.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        imgsz: int = 640,
+        conf: float = 0.25,
+        iou: float = 0.5,
+        piece_px: float = 0.0,
+    ):
         self.session = make_session(path)
         self.input_name = self.session.get_inputs()[0].name
         self.metadata: dict[str, str] = dict(self.session.get_modelmeta().custom_metadata_map)
         self.imgsz = imgsz
         self.conf = conf
         self.iou = iou
+        self.piece_px = piece_px
 
     def detect(self, image: np.ndarray) -> Detections:
-        tensor, box = letterbox(image, self.imgsz)
+        dets, scale = self._detect_at(image, self.imgsz)
+        if self.piece_px <= 0 or len(dets) == 0:
+            return dets
+        median = float(np.median(dets.sizes.max(axis=1))) * scale
+        if median <= 1.5 * self.piece_px:
+            return dets
+        smaller = max(MIN_IMGSZ, round(self.imgsz * self.piece_px / median / STRIDE) * STRIDE)
+        if smaller >= self.imgsz:
+            return dets
+        again, _ = self._detect_at(image, smaller)
+        return again if len(again) > len(dets) else dets
+
+    def _detect_at(self, image: np.ndarray, imgsz: int) -> tuple[Detections, float]:
+        tensor, box = letterbox(image, imgsz)
         (output,) = self.session.run(None, {self.input_name: tensor})
         xyxy, scores, classes = decode_yolo(output, self.conf, self.iou)
         xyxy = box.to_photo(xyxy)
         h, w = image.shape[:2]
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
-        return Detections.from_boxes(xyxy, scores, classes)
+        return Detections.from_boxes(xyxy, scores, classes), box.scale

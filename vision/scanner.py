@@ -48,13 +48,15 @@ class ScannerConfig:
     imgsz: int = 640
     conf: float = 0.3
     iou: float = 0.5
+    piece_px: float = 0.0
+    """Close-ups are read again fitted so their median piece is this big (0: off)."""
 
     @classmethod
     def read(cls, path: Path) -> ScannerConfig:
         if not path.exists():
             return cls()
         data = json.loads(path.read_text())
-        return cls(**{k: data[k] for k in ("imgsz", "conf", "iou") if k in data})
+        return cls(**{k: data[k] for k in ("imgsz", "conf", "iou", "piece_px") if k in data})
 
 
 class Scanner:
@@ -74,10 +76,19 @@ class Scanner:
             raise ModelMissingError(f"no models folder at {folder}")
         config = ScannerConfig.read(folder / CONFIG_FILE)
         if overrides:
-            values = {"imgsz": config.imgsz, "conf": config.conf, "iou": config.iou}
+            values = {
+                "imgsz": config.imgsz,
+                "conf": config.conf,
+                "iou": config.iou,
+                "piece_px": config.piece_px,
+            }
             values.update(overrides)
-            config = ScannerConfig(int(values["imgsz"]), values["conf"], values["iou"])
-        detector = OnnxDetector(folder / DETECTOR_FILE, config.imgsz, config.conf, config.iou)
+            config = ScannerConfig(
+                int(values["imgsz"]), values["conf"], values["iou"], values["piece_px"]
+            )
+        detector = OnnxDetector(
+            folder / DETECTOR_FILE, config.imgsz, config.conf, config.iou, config.piece_px
+        )
         return cls(detector, OnnxClassifier(folder / CLASSIFIER_FILE), config)
 
     def scan(
