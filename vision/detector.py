@@ -47,7 +47,7 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
 
 
 def decode_yolo(
-    output: np.ndarray, conf: float, iou: float, max_det: int = 600
+    output: np.ndarray, conf: float | np.ndarray, iou: float, max_det: int = 600
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """YOLOv8 raw output (1, 4 + nc, A): boxes xyxy, scores, classes after class-agnostic NMS."""
     import cv2
@@ -56,14 +56,15 @@ def decode_yolo(
     scores_all = pred[:, 4:]
     classes = scores_all.argmax(axis=1)
     scores = scores_all[np.arange(len(pred)), classes]
-    keep = scores > conf
+    floor = np.asarray(conf, np.float32)
+    keep = scores > (floor[classes] if floor.ndim else floor)  # one threshold, or one per class
     pred, scores, classes = pred[keep], scores[keep], classes[keep]
     if not len(pred):
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
     cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
     xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
     xywh = np.stack([xyxy[:, 0], xyxy[:, 1], w, h], axis=1)
-    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), conf, iou, top_k=max_det)
+    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), float(floor.min()), iou, top_k=max_det)
     idx = np.asarray(idx, np.int64).reshape(-1)
     return xyxy[idx].astype(np.float32), scores[idx].astype(np.float32), classes[idx]
 
@@ -98,12 +99,15 @@ class OnnxDetector:
         conf: float = 0.25,
         iou: float = 0.5,
         piece_px: float = 0.0,
+        conf_tiles: float | None = None,
     ):
         self.session = make_session(path)
         self.input_name = self.session.get_inputs()[0].name
         self.metadata: dict[str, str] = dict(self.session.get_modelmeta().custom_metadata_map)
         self.imgsz = imgsz
-        self.conf = conf
+        # per coarse class (card corner, card joker, tile, tile joker): tiles may have their own
+        tiles = conf if conf_tiles is None else conf_tiles
+        self.conf = np.array([conf, conf, tiles, tiles], np.float32)
         self.iou = iou
         self.piece_px = piece_px
 

@@ -50,13 +50,16 @@ class ScannerConfig:
     iou: float = 0.5
     piece_px: float = 0.0
     """Close-ups are read again fitted so their median piece is this big (0: off)."""
+    conf_tiles: float | None = None
+    """The confidence floor of tiles, when it differs from the cards' (``conf``)."""
 
     @classmethod
     def read(cls, path: Path) -> ScannerConfig:
         if not path.exists():
             return cls()
         data = json.loads(path.read_text())
-        return cls(**{k: data[k] for k in ("imgsz", "conf", "iou", "piece_px") if k in data})
+        keys = ("imgsz", "conf", "iou", "piece_px", "conf_tiles")
+        return cls(**{k: data[k] for k in keys if k in data})
 
 
 class Scanner:
@@ -84,10 +87,19 @@ class Scanner:
             }
             values.update(overrides)
             config = ScannerConfig(
-                int(values["imgsz"]), values["conf"], values["iou"], values["piece_px"]
+                int(values["imgsz"]),
+                values["conf"],
+                values["iou"],
+                values["piece_px"],
+                overrides.get("conf_tiles", config.conf_tiles),
             )
         detector = OnnxDetector(
-            folder / DETECTOR_FILE, config.imgsz, config.conf, config.iou, config.piece_px
+            folder / DETECTOR_FILE,
+            config.imgsz,
+            config.conf,
+            config.iou,
+            config.piece_px,
+            config.conf_tiles,
         )
         return cls(detector, OnnxClassifier(folder / CLASSIFIER_FILE), config)
 

@@ -44,3 +44,15 @@ def test_without_piece_px_one_pass() -> None:
     det, session = _detector(piece_px=0)
     assert len(det.detect(np.zeros((640, 640, 3), np.uint8))) == 3
     assert session.widths == [640]
+
+
+def test_tiles_can_have_their_own_confidence_floor() -> None:
+    from vision.detector import decode_yolo
+
+    # two far-apart boxes scored 0.25: a card corner (class 0) and a tile (class 2)
+    rows = [[50, 50, 20, 20, 0.25, 0.0, 0.0, 0.0], [300, 300, 40, 50, 0.0, 0.0, 0.25, 0.0]]
+    output = np.array(rows, np.float32).T[None]
+    _, _, classes = decode_yolo(output, np.array([0.2, 0.2, 0.3, 0.3], np.float32), 0.3)
+    assert classes.tolist() == [0]
+    _, _, classes = decode_yolo(output, 0.2, 0.3)
+    assert sorted(classes.tolist()) == [0, 2]
