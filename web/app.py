@@ -12,8 +12,19 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, g, jsonify, request
+from flask.sessions import SecureCookieSessionInterface
 
 from web import db, i18n
+
+
+class SessionCookies(SecureCookieSessionInterface):
+    """The session cookie is ``Secure`` whenever the page came over HTTPS (a TLS proxy in
+    front, with ``MELDCAM_TRUSTED_PROXY``), or always with ``SESSION_COOKIE_SECURE``; over the
+    plain HTTP of a home network a Secure cookie would never come back, so it is not set."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -45,6 +56,11 @@ def create_app(test_config: dict[str, Any] | None = None, instance: Path | None 
         app.config.from_mapping(test_config)
     app.config["PHOTOS"] = Path(app.config["PHOTOS"])
     app.config["SECRET_KEY"] = app.config.get("SECRET_KEY") or _secret_key(instance_path)
+    app.session_interface = SessionCookies()
+    if app.config.get("TRUSTED_PROXY"):  # X-Forwarded-Proto from one proxy says https
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_proto=1, x_host=1)  # type: ignore[method-assign]
 
     db.init_app(app)
     from web import access, api, pages

@@ -159,3 +159,36 @@ def test_guessing_by_bearer_header_is_stopped_too(protected: Flask, client: Flas
     assert "too many wrong access codes" in stopped.json["error"]
     assert int(stopped.headers["Retry-After"]) > 0
     assert client.get("/api/games").json == {"games": []}  # nothing was stored
+
+
+def _session_cookie(response: object) -> str:
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]  # type: ignore[attr-defined]
+    assert cookies
+    return cookies[0]
+
+
+def test_session_cookie_is_secure_over_https_and_strict_always(protected: Flask) -> None:
+    for base, secure in (("http://meldcam.local", False), ("https://meldcam.local", True)):
+        client = protected.test_client()
+        page = client.get("/login", base_url=base).get_data(as_text=True)
+        response = client.post(
+            "/login", data={"code": "tavolo-7", "csrf": csrf_of(page)}, base_url=base
+        )
+        assert response.status_code == 302
+        cookie = _session_cookie(response)
+        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        assert ("Secure" in cookie) is secure
+
+
+def test_behind_a_trusted_tls_proxy_the_cookie_is_secure(tmp_path: Path) -> None:
+    from web.app import create_app
+
+    app = create_app({"TESTING": True, "INSTANCE": tmp_path, "TRUSTED_PROXY": True})
+    access.save(Path(app.instance_path), "tavolo-7")
+    client = app.test_client()
+    https = {"X-Forwarded-Proto": "https"}
+    page = client.get("/login", headers=https).get_data(as_text=True)
+    response = client.post(
+        "/login", data={"code": "tavolo-7", "csrf": csrf_of(page)}, headers=https
+    )
+    assert "Secure" in _session_cookie(response)
