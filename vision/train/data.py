@@ -40,15 +40,35 @@ def read_labels(path: Path) -> np.ndarray:
     return np.array([[float(v) for v in r[:5]] for r in rows], np.float32).reshape(-1, 5)
 
 
+def pixel_boxes(rows: np.ndarray, w: int, h: int) -> np.ndarray:
+    """(N, 4) pixel boxes x1 y1 x2 y2 of YOLO rows in a ``w`` x ``h`` image."""
+    cx, cy, bw, bh = rows[:, 1] * w, rows[:, 2] * h, rows[:, 3] * w, rows[:, 4] * h
+    return np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
+
+
+def _prepare(out: Path) -> None:
+    for split in SPLITS:
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+
+
+def _coarse_yaml(out: Path) -> Path:
+    names = ", ".join(f'"{n}"' for n in COARSE.names)
+    yaml = out / "data.yaml"
+    yaml.write_text(
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
+        f"nc: {COARSE.num_classes}\nnames: [{names}]\n"
+    )
+    return yaml
+
+
 def build_detector_set(sources: Sequence[tuple[Path, Sequence[str]]], out: Path) -> Path:
     """Link the images of ``sources`` (folder, splits to take) into ``out`` with coarse labels.
 
     A source's ``train`` split may be sent to ``val`` and back by listing e.g. ``("val",)``.
     """
     coarse = np.array([COARSE.class_id(PIECES.face(i)) for i in range(PIECES.num_classes)])
-    for split in SPLITS:
-        (out / "images" / split).mkdir(parents=True, exist_ok=True)
-        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    _prepare(out)
     for root, splits in sources:
         for split in splits:
             for image, label in _label_files(root, split):
@@ -63,13 +83,7 @@ def build_detector_set(sources: Sequence[tuple[Path, Sequence[str]]], out: Path)
                 (out / "labels" / split / f"{Path(name).stem}.txt").write_text(
                     "\n".join(lines) + ("\n" if lines else "")
                 )
-    names = ", ".join(f'"{n}"' for n in COARSE.names)
-    yaml = out / "data.yaml"
-    yaml.write_text(
-        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
-        f"nc: {COARSE.num_classes}\nnames: [{names}]\n"
-    )
-    return yaml
+    return _coarse_yaml(out)
 
 
 def build_crop_set(sources: Sequence[tuple[Path, str]], out: Path, size: int = CROP_SIZE) -> Path:
@@ -85,15 +99,7 @@ def build_crop_set(sources: Sequence[tuple[Path, str]], out: Path, size: int = C
                 continue
             image = cv2.cvtColor(cv2.imread(str(image_path)), cv2.COLOR_BGR2RGB)
             h, w = image.shape[:2]
-            boxes = np.stack(
-                [
-                    (rows[:, 1] - rows[:, 3] / 2) * w,
-                    (rows[:, 2] - rows[:, 4] / 2) * h,
-                    (rows[:, 1] + rows[:, 3] / 2) * w,
-                    (rows[:, 2] + rows[:, 4] / 2) * h,
-                ],
-                axis=1,
-            )
+            boxes = pixel_boxes(rows, w, h)
             xs.append(cut_crops(image, boxes, size))
             ys.extend(int(c) for c in rows[:, 0])
     x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
@@ -125,9 +131,7 @@ def build_tiled_detector_set(
     import cv2
 
     coarse = np.array([COARSE.class_id(PIECES.face(i)) for i in range(PIECES.num_classes)])
-    for split in SPLITS:
-        (out / "images" / split).mkdir(parents=True, exist_ok=True)
-        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    _prepare(out)
     for root, splits in sources:
         for split in splits:
             for image_path, label in _label_files(root, split):
@@ -145,15 +149,7 @@ def build_tiled_detector_set(
                     )
                 h, w = image.shape[:2]
                 rows = read_labels(label)
-                boxes = np.stack(
-                    [
-                        (rows[:, 1] - rows[:, 3] / 2) * w,
-                        (rows[:, 2] - rows[:, 4] / 2) * h,
-                        (rows[:, 1] + rows[:, 3] / 2) * w,
-                        (rows[:, 2] + rows[:, 4] / 2) * h,
-                    ],
-                    axis=1,
-                )
+                boxes = pixel_boxes(rows, w, h)
                 classes = coarse[rows[:, 0].astype(np.int64)]
                 step = crop // 2
                 xs = sorted({*range(0, max(w - crop, 0) + 1, step), max(w - crop, 0)})
@@ -203,10 +199,4 @@ def build_tiled_detector_set(
                     (out / "labels" / split / f"{name}.txt").write_text(
                         "\n".join(lines) + ("\n" if lines else "")
                     )
-    names = ", ".join(f'"{n}"' for n in COARSE.names)
-    yaml = out / "data.yaml"
-    yaml.write_text(
-        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
-        f"nc: {COARSE.num_classes}\nnames: [{names}]\n"
-    )
-    return yaml
+    return _coarse_yaml(out)
