@@ -15,14 +15,9 @@ def _smooth_field(rng: np.random.Generator, w: int, h: int, cells: int, amp: flo
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Exposure, a light gradient, low-frequency unevenness and a vignette (float32 gain map)."""
-    h, w = img.shape[:2]
-    return cv2.resize(_lighting_small(rng, w, h), (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-def _lighting_small(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """:func:`lighting` at 1/8 of the photo's size (it varies slowly)."""
+def lighting(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Exposure, a light gradient, low-frequency unevenness and a vignette: a float32 gain map
+    at 1/8 of the ``w`` x ``h`` photo (it varies slowly; the caller scales it up)."""
     yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
     a = rng.uniform(0, 2 * np.pi)
     grad = ((xx / w - 0.5) * np.cos(a) + (yy / h - 0.5) * np.sin(a)) * rng.uniform(0, 0.5)
@@ -32,12 +27,8 @@ def _lighting_small(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 def hand_shadow(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """A soft shadow of a hand or phone entering from an edge (gain map, 1 = no shadow)."""
-    return cv2.resize(_hand_shadow_small(rng, w, h), (w, h))
-
-
-def _hand_shadow_small(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """:func:`hand_shadow` at 1/4 of the photo's size (it is blurred far more than that)."""
+    """A soft shadow of a hand or phone entering from an edge: a gain map (1 = no shadow) at
+    1/4 of the ``w`` x ``h`` photo (it is blurred far more than that)."""
     mask = np.zeros((h // 4, w // 4), np.float32)
     edge = int(rng.integers(4))
     cx = rng.uniform(0, w // 4)
@@ -129,9 +120,9 @@ def photo(
     # the slowly varying gains (light, shadow, white balance) are combined at a quarter of the
     # size and scaled up once: one full-size multiply instead of one per effect
     quarter = (w // 4, h // 4)
-    gain = cv2.resize(_lighting_small(rng, w, h), quarter, interpolation=cv2.INTER_LINEAR)
+    gain = cv2.resize(lighting(rng, w, h), quarter, interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.3:
-        gain *= _hand_shadow_small(rng, w, h)
+        gain *= hand_shadow(rng, w, h)
     wb = white_balance(rng)
     gain3 = cv2.resize(cv2.merge([gain * wb[0], gain * wb[1], gain * wb[2]]), (w, h))
     out = cv2.multiply(img, gain3, dtype=cv2.CV_32F)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -79,23 +79,10 @@ class Scanner:
             raise ModelMissingError(f"no models folder at {folder}")
         config = ScannerConfig.read(folder / CONFIG_FILE)
         if overrides:
-            values = {
-                "imgsz": config.imgsz,
-                "conf": config.conf,
-                "iou": config.iou,
-                "piece_px": config.piece_px,
-            }
-            values.update(overrides)
-            config = ScannerConfig(
-                int(values["imgsz"]),
-                values["conf"],
-                values["iou"],
-                values["piece_px"],
-                overrides.get("conf_tiles", config.conf_tiles),
-            )
+            config = replace(config, **overrides)  # type: ignore[arg-type]
         detector = OnnxDetector(
             folder / DETECTOR_FILE,
-            config.imgsz,
+            int(config.imgsz),
             config.conf,
             config.iou,
             config.piece_px,

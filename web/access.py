@@ -81,9 +81,12 @@ class WrongCodes:
             self._tries.pop(client, None)
 
 
+WRONG_CODES = "meldcam.wrong_codes"
+
+
 def wrong_codes(app: Flask) -> WrongCodes:
-    """The app's tracker of wrong codes (one per app, made on first use)."""
-    tracker: WrongCodes = app.extensions.setdefault("meldcam.wrong_codes", WrongCodes())
+    """The app's tracker of wrong codes (made by :func:`init_app`)."""
+    tracker: WrongCodes = app.extensions[WRONG_CODES]
     return tracker
 
 
@@ -192,6 +195,8 @@ def authorised(code: AccessCode) -> bool:
 
 
 def init_app(app: Flask) -> None:
+    app.extensions[WRONG_CODES] = WrongCodes()
+
     @app.before_request
     def _guard() -> Response | tuple[Response, int] | None:
         if request.endpoint in (None, "static"):

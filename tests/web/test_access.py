@@ -124,7 +124,7 @@ class FakeClock:
 
 def test_guessing_the_code_is_stopped_per_device(protected: Flask) -> None:
     clock = FakeClock()
-    protected.extensions["meldcam.wrong_codes"] = access.WrongCodes(clock=clock)
+    protected.extensions[access.WRONG_CODES] = access.WrongCodes(clock=clock)
     guesser = protected.test_client()
     guesser.environ_base["REMOTE_ADDR"] = "10.0.0.5"
     token = csrf_of(guesser.get("/login").get_data(as_text=True))
@@ -150,7 +150,7 @@ def test_guessing_the_code_is_stopped_per_device(protected: Flask) -> None:
 
 
 def test_guessing_by_bearer_header_is_stopped_too(protected: Flask, client: FlaskClient) -> None:
-    protected.extensions["meldcam.wrong_codes"] = access.WrongCodes(clock=FakeClock())
+    protected.extensions[access.WRONG_CODES] = access.WrongCodes(clock=FakeClock())
     for guess in range(access.MAX_WRONG):
         bad = client.post("/api/games", json=GAME, headers={"Authorization": f"Bearer g{guess}"})
         assert bad.status_code == 401
