@@ -2,6 +2,12 @@
 
 The detector's coarse class says card or tile; the classifier then chooses among the faces of
 that kind only (53 each: 52 + joker for cards, 52 + joker for tiles).
+
+Each crop is read twice, as cut and turned half round, and the two readings' logits averaged: a
+card's two corner indexes are half turns of each other and tiles lie both ways up on a table,
+so the turned crop is a second look at the same face. Measured on crops of the true boxes
+(session 3): real tiles 0.976 -> 0.989, synthetic card corners 0.857 -> 0.878, synthetic tiles
+0.960 -> 0.970, for twice the classifier's time (a few ms per photo).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ CARD_MASK = np.array([PIECES.face(i).kind is PieceKind.CARD for i in range(NUM_F
 MEAN = np.array([0.5, 0.5, 0.5], np.float32)
 STD = np.array([0.25, 0.25, 0.25], np.float32)
 BATCH = 64
+VIEWS = (0, 2)
+"""Quarter turns each crop is read at; their logits are averaged."""
 
 
 def normalise(crops: np.ndarray) -> np.ndarray:
@@ -53,9 +61,16 @@ class OnnxClassifier:
         ]
         return np.concatenate(out) if out else np.zeros((0, NUM_FACES), np.float32)
 
+    def turned_logits(self, crops: np.ndarray, views: tuple[int, ...] = VIEWS) -> np.ndarray:
+        """Logits averaged over the crops turned by each of ``views`` quarter turns."""
+        turned = [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in views]
+        logits = self.logits(np.concatenate(turned))
+        return logits.reshape(len(views), len(crops), -1).mean(axis=0)
+
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
         """The detections with their face probabilities filled in."""
         if not len(detections):
             return detections
         crops = cut_crops(image, detections.xyxy, self.size)
-        return detections.with_faces(softmax_by_kind(self.logits(crops), detections.kind))
+        logits = self.turned_logits(crops)
+        return detections.with_faces(softmax_by_kind(logits, detections.kind))
