@@ -20,14 +20,17 @@ def test_a_crop_and_its_half_turn_read_the_same(scanner) -> None:  # type: ignor
     )
     # a single view is not symmetric: the averaging is what makes the two agree
     assert not np.allclose(
-        classifier.turned_logits(crops, (0,)), classifier.turned_logits(half_turned, (0,)), atol=1e-2
+        classifier.turned_logits(crops, (0,)),
+        classifier.turned_logits(half_turned, (0,)),
+        atol=1e-2,
     )
 
 
 def test_turned_logits_average_the_views(scanner) -> None:  # type: ignore[no-untyped-def]
     classifier = scanner.classifier
     crops = _crops(2, 3, classifier.size)
-    views = [classifier.logits(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2)))) for k in (0, 1)]
+    turned = [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in (0, 1)]
+    views = [classifier.logits(c) for c in turned]
     np.testing.assert_allclose(
         classifier.turned_logits(crops, (0, 1)), (views[0] + views[1]) / 2, atol=1e-4
     )
