@@ -25,16 +25,23 @@ class Detections:
 
     ``xyxy`` (N, 4) float32; ``confidence`` (N,) detector scores; ``coarse`` (N,) ids of the
     ``coarse`` scheme (card-corner, card-joker, tile, tile-joker); ``faces`` (N, 106)
-    probabilities over the ``pieces`` scheme (zeros until the classifier has run).
+    probabilities over the ``pieces`` scheme (zeros until the classifier has run); ``up`` (N,)
+    the angle in radians of each piece's up direction in the photo (0 upright, pi upside down,
+    y pointing down; NaN until read, or when the classifier has no such output).
     """
 
     xyxy: np.ndarray
     confidence: np.ndarray
     coarse: np.ndarray
     faces: np.ndarray
+    up: np.ndarray = None  # type: ignore[assignment]  # NaN for every box when not given
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
+        if self.up is None:
+            object.__setattr__(self, "up", np.full(n, np.nan, np.float32))
+        if self.up.shape != (n,):
+            raise BadShapeError(f"up must be (N,) like xyxy, got {self.up.shape}")
         if self.xyxy.shape != (n, 4):
             raise BadShapeError(f"xyxy must be (N, 4), got {self.xyxy.shape}")
         if self.confidence.shape != (n,) or self.coarse.shape != (n,):
@@ -78,11 +85,17 @@ class Detections:
         if isinstance(index, int | np.integer):
             index = [int(index)]
         return Detections(
-            self.xyxy[index], self.confidence[index], self.coarse[index], self.faces[index]
+            self.xyxy[index],
+            self.confidence[index],
+            self.coarse[index],
+            self.faces[index],
+            self.up[index],
         )
 
-    def with_faces(self, faces: np.ndarray) -> Detections:
-        return replace(self, faces=np.asarray(faces, np.float32))
+    def with_faces(self, faces: np.ndarray, up: np.ndarray | None = None) -> Detections:
+        """These boxes read: face probabilities and, when known, up angles."""
+        up = self.up if up is None else np.asarray(up, np.float32).reshape(-1)
+        return replace(self, faces=np.asarray(faces, np.float32), up=up)
 
     def scaled(self, sx: float, sy: float) -> Detections:
         return replace(self, xyxy=self.xyxy * np.array([sx, sy, sx, sy], np.float32))

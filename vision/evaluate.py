@@ -4,7 +4,8 @@ Per photo, the predicted pieces (one per physical piece) and the true pieces are
 multisets of codes: true positives are the common part, so a misread counts once as a false
 positive and once as a false negative. Boxes are matched by IoU only to list the confusions.
 Meld exact match: a true meld counts when one predicted meld has the same codes in the same
-order (or reversed).
+order (or reversed). Facing: of the melds matched exactly whose true facing is known, the share
+the scanner says face the right side of the table.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class Report:
     confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
     melds_true: int = 0
     melds_exact: int = 0
+    facing_known: int = 0
+    facing_right: int = 0
     ms: list[float] = field(default_factory=list)
 
     def add(self, truth: Truth, result: ScanResult, dedupe_truth: bool = False) -> None:
@@ -50,13 +53,16 @@ class Report:
             if t != p:
                 self.confusion[(t, p)] += 1
         if truth.melds:
-            found = set()
+            found: dict[tuple[str, ...], str | None] = {}
             for meld in result.melds:
                 codes = tuple(result.pieces[i].code for i in meld.pieces)
-                found.add(codes)
-                found.add(codes[::-1])
+                found[codes] = found[codes[::-1]] = meld.facing
             self.melds_true += len(truth.melds)
             self.melds_exact += sum(m in found for m in truth.melds)
+            for m, side in zip(truth.melds, truth.meld_facing, strict=False):
+                if m in found and side is not None:
+                    self.facing_known += 1
+                    self.facing_right += found[m] == side
 
     @staticmethod
     def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
@@ -95,6 +101,9 @@ class Report:
                 round(self.melds_exact / self.melds_true, 4) if self.melds_true else None
             ),
             "melds": self.melds_true,
+            "facing_right": (
+                round(self.facing_right / self.facing_known, 4) if self.facing_known else None
+            ),
             "ms_per_photo": round(float(np.mean(self.ms)), 1) if self.ms else None,
         }
 
@@ -112,6 +121,11 @@ class Report:
             lines.append(
                 f"meld exact match: {self.melds_exact}/{self.melds_true} "
                 f"= {self.melds_exact / self.melds_true:.3f}"
+            )
+        if self.facing_known:
+            lines.append(
+                f"facing the right side: {self.facing_right}/{self.facing_known} exact melds "
+                f"= {self.facing_right / self.facing_known:.3f}"
             )
         if self.ms:
             lines.append(f"{np.mean(self.ms):.0f} ms per photo")

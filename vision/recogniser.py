@@ -8,6 +8,10 @@ card's two corner indexes are half turns of each other and tiles lie both ways u
 so the turned crop is a second look at the same face. Measured on crops of the true boxes
 (session 3): real tiles 0.976 -> 0.989, synthetic card corners 0.857 -> 0.878, synthetic tiles
 0.960 -> 0.970, for twice the classifier's time (a few ms per photo).
+
+A model trained since session 3 has two more outputs after the face logits: the crop's up
+direction as (cos, sin) of its angle in the photo, from which the grouping tells which side of
+the table a meld faces. Each view's direction is turned back before the views are averaged.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ STD = np.array([0.25, 0.25, 0.25], np.float32)
 BATCH = 64
 VIEWS = (0, 2)
 """Quarter turns each crop is read at; their logits are averaged."""
+ORIENT_OUTPUTS = 2
+"""(cos, sin) of the up angle, after the face logits, in models that learnt it."""
 
 
 def normalise(crops: np.ndarray) -> np.ndarray:
@@ -53,24 +59,47 @@ class OnnxClassifier:
         self.input_name = model_input.name
         side = model_input.shape[-1]  # the crop side the model was trained on
         self.size = side if isinstance(side, int) else CROP_SIZE
+        outputs = self.session.get_outputs()[0].shape[-1]
+        self.reads_up = outputs == NUM_FACES + ORIENT_OUTPUTS
+        """Whether the model learnt the up direction."""
 
-    def logits(self, crops: np.ndarray) -> np.ndarray:
+    def outputs(self, crops: np.ndarray) -> np.ndarray:
+        """Raw outputs: the face logits, then (cos, sin) of the up angle if the model has them."""
         out = [
             self.session.run(None, {self.input_name: normalise(crops[i : i + BATCH])})[0]
             for i in range(0, len(crops), BATCH)
         ]
-        return np.concatenate(out) if out else np.zeros((0, NUM_FACES), np.float32)
+        width = NUM_FACES + (ORIENT_OUTPUTS if self.reads_up else 0)
+        return np.concatenate(out) if out else np.zeros((0, width), np.float32)
+
+    def logits(self, crops: np.ndarray) -> np.ndarray:
+        return self.outputs(crops)[:, :NUM_FACES]
+
+    def turned_read(
+        self, crops: np.ndarray, views: tuple[int, ...] = VIEWS
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(face logits, up angles) averaged over the crops turned by each of ``views``
+        quarter turns; the angles are NaN when the model has no up output."""
+        turned = [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in views]
+        out = self.outputs(np.concatenate(turned)).reshape(len(views), len(crops), -1)
+        logits = out[:, :, :NUM_FACES].mean(axis=0)
+        if not self.reads_up:
+            return logits, np.full(len(crops), np.nan, np.float32)
+        # np.rot90 from rows towards columns turns a direction by -90 degrees (y points down):
+        # view k's angle plus k quarter turns is the crop's own
+        angle = np.arctan2(out[:, :, NUM_FACES + 1], out[:, :, NUM_FACES])
+        angle += np.array(views, np.float32)[:, None] * (np.pi / 2)
+        mean = np.exp(1j * angle).mean(axis=0)
+        return logits, np.angle(mean).astype(np.float32)
 
     def turned_logits(self, crops: np.ndarray, views: tuple[int, ...] = VIEWS) -> np.ndarray:
         """Logits averaged over the crops turned by each of ``views`` quarter turns."""
-        turned = [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in views]
-        logits = self.logits(np.concatenate(turned))
-        return logits.reshape(len(views), len(crops), -1).mean(axis=0)
+        return self.turned_read(crops, views)[0]
 
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
-        """The detections with their face probabilities filled in."""
+        """The detections with their face probabilities (and up angles) filled in."""
         if not len(detections):
             return detections
         crops = cut_crops(image, detections.xyxy, self.size)
-        logits = self.turned_logits(crops)
-        return detections.with_faces(softmax_by_kind(logits, detections.kind))
+        logits, up = self.turned_read(crops)
+        return detections.with_faces(softmax_by_kind(logits, detections.kind), up)

@@ -35,9 +35,15 @@ class ScannedMeld:
     verdict: Verdict
     repaired: tuple[int, ...] = ()
     """Indexes of pieces whose reading the rules changed (see :mod:`vision.repair`)."""
+    facing: str | None = None
+    """The side of the table the meld faces (:data:`vision.facing.FACINGS`), None if unknown."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"pieces": list(self.pieces), "verdict": self.verdict.to_json()}
+        return {
+            "pieces": list(self.pieces),
+            "verdict": self.verdict.to_json(),
+            "facing": self.facing,
+        }
 
 
 @dataclass(frozen=True, slots=True)

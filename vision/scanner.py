@@ -21,6 +21,7 @@ from vision.classes import PIECES
 from vision.detections import Detections
 from vision.detector import OnnxDetector
 from vision.errors import ModelMissingError, VisionError
+from vision.facing import facing
 from vision.photo import PhotoInput, read_photo
 from vision.recogniser import OnnxClassifier
 from vision.repair import SURE, TOP_K, Choice, read_meld
@@ -177,8 +178,12 @@ def assemble(
         reading = read_meld([piece_choice[i] for i in meld], table_rules)
         for pos, (code, p) in enumerate(zip(reading.codes, reading.probabilities, strict=True)):
             final[meld[pos]] = (code, p)
+        # the box each piece is shown by (a card's top corner, in its meld's chain)
+        side = facing(float(dets.up[g.pieces[i][0]]) for i in meld)
         melds.append(
-            ScannedMeld(tuple(meld), reading.verdict, tuple(meld[p] for p in reading.repaired))
+            ScannedMeld(
+                tuple(meld), reading.verdict, tuple(meld[p] for p in reading.repaired), side
+            )
         )
     pieces = []
     for i, boxes in enumerate(g.pieces):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from vision.classes import PIECES
+from vision.facing import facing
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,8 @@ class Truth:
     pieces: tuple[str, ...]
     melds: tuple[tuple[str, ...], ...]
     meld_uids: tuple[tuple[int, ...], ...]
+    meld_facing: tuple[str | None, ...] = ()
+    """Per meld, the side it faces (from its pieces' true angles), when the truth says."""
 
 
 def read_synth_truth(path: Path) -> Truth:
@@ -46,20 +50,30 @@ def read_synth_truth(path: Path) -> Truth:
     for b in boxes:
         seen.setdefault(b.uid, b.code)
     readable = set(seen)
+    up = {int(p["uid"]): _up_angle(p["polygon"]) for p in data.get("pieces", [])}
     melds = []
     uids = []
+    facings = []
     for meld in data.get("melds", []):
         ids = tuple(int(u) for u in meld["pieces"])
         if all(u in readable for u in ids):
             melds.append(tuple(seen[u] for u in ids))
             uids.append(ids)
+            facings.append(facing(up.get(u, math.nan) for u in ids))
     return Truth(
         path.parent.parent / data["image"],
         boxes,
         tuple(seen[u] for u in sorted(seen)),
         tuple(melds),
         tuple(uids),
+        tuple(facings),
     )
+
+
+def _up_angle(polygon: list[list[float]]) -> float:
+    """A piece's up angle (as :mod:`vision.facing` takes it) from its polygon's first edge."""
+    (x0, y0), (x1, y1) = polygon[:2]
+    return math.atan2(y1 - y0, x1 - x0)
 
 
 def read_yolo_truth(image: Path, label: Path, size: tuple[int, int]) -> Truth:

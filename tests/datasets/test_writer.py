@@ -143,3 +143,28 @@ def test_every_class_appears_over_a_modest_batch(decks: tuple[DeckSource, ...]) 
                 break
     missing = sorted(set(range(PIECES.num_classes)) - seen)
     assert not missing, [PIECES.class_name(i) for i in missing]
+
+
+def test_the_truth_says_which_side_each_meld_faces(
+    tmp_path: Path, decks: tuple[DeckSource, ...]
+) -> None:
+    """Side A's and side B's melds sit across the table: they face opposite sides."""
+    from vision.facing import FACINGS
+    from vision.truth import read_synth_truth
+
+    generate(tmp_path, 16, SceneKind.CARDS, 8, (1280, 960), 2, PIECES, False, False, decks)
+    pairs = 0
+    for path in sorted((tmp_path / "truth").glob("*.json")):
+        truth = read_synth_truth(path)
+        side_of = {tuple(m["pieces"]): m["side"] for m in json.loads(path.read_text())["melds"]}
+        facing = {"A": set(), "B": set()}  # type: dict[str, set[str | None]]
+        for uids, side in zip(truth.meld_uids, truth.meld_facing, strict=True):
+            if side_of[uids] in facing:
+                facing[side_of[uids]].add(side)
+        assert len(facing["A"]) <= 1 and len(facing["B"]) <= 1, facing
+        if facing["A"] and facing["B"]:
+            (a,), (b,) = facing["A"], facing["B"]
+            assert a is not None and b is not None
+            assert (FACINGS.index(a) - FACINGS.index(b)) % 4 == 2, (a, b)
+            pairs += 1
+    assert pairs >= 4, pairs  # enough tables with both sides to mean something

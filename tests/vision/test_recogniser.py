@@ -1,10 +1,12 @@
-"""The piece classifier as served: turned views, kind-restricted softmax."""
+"""The piece classifier as served: turned views, up angles, kind-restricted softmax."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.recogniser import CARD_MASK, softmax_by_kind
+from vision.detections import NUM_FACES
+from vision.recogniser import CARD_MASK, ORIENT_OUTPUTS, OnnxClassifier, softmax_by_kind
 
 
 def _crops(seed: int, n: int, size: int) -> np.ndarray:
@@ -41,3 +43,66 @@ def test_softmax_keeps_to_the_detected_kind() -> None:
     probs = softmax_by_kind(logits, np.array([False, True]))
     assert probs[0][~CARD_MASK].sum() == 0 and abs(probs[0][CARD_MASK].sum() - 1) < 1e-6
     assert probs[1][CARD_MASK].sum() == 0 and abs(probs[1][~CARD_MASK].sum() - 1) < 1e-6
+
+
+def _marked(up: float, size: int = 48) -> np.ndarray:
+    """A grey crop with a white dot off its centre in the ``up`` direction (y pointing down)."""
+    crop = np.full((size, size, 3), 90, np.uint8)
+    c = size / 2
+    x, y = c + 16 * np.sin(up), c - 16 * np.cos(up)
+    crop[int(y) - 2 : int(y) + 2, int(x) - 2 : int(x) + 2] = 255
+    return crop
+
+
+def _up_of(crop: np.ndarray) -> float:
+    """The up angle of the dot of a :func:`_marked` crop."""
+    ys, xs = np.nonzero(crop[:, :, 0] > 200)
+    c = crop.shape[0] / 2
+    return float(np.arctan2(xs.mean() + 0.5 - c, -(ys.mean() + 0.5 - c)))
+
+
+class _MarkerClassifier(OnnxClassifier):
+    """The serving classifier's view handling over a 'model' that reads the dot's direction."""
+
+    def __init__(self) -> None:
+        self.size, self.reads_up = 48, True
+
+    def outputs(self, crops: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(crops), NUM_FACES + ORIENT_OUTPUTS), np.float32)
+        angles = np.array([_up_of(c) for c in crops])
+        out[:, NUM_FACES], out[:, NUM_FACES + 1] = np.cos(angles), np.sin(angles)
+        return out
+
+
+def _angle_gap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.abs(np.angle(np.exp(1j * (np.asarray(a) - np.asarray(b)))))
+
+
+def test_each_view_is_turned_back_before_the_up_angles_are_averaged() -> None:
+    ups = np.array([0.0, 0.6, np.pi / 2, 2.5, -2.0, -np.pi / 2])
+    crops = np.stack([_marked(u) for u in ups])
+    for views in [(0,), (0, 2), (0, 1, 2, 3), (1, 3)]:
+        _, up = _MarkerClassifier().turned_read(crops, views)
+        assert _angle_gap(up, ups).max() < 0.15, views
+
+
+def test_a_model_without_the_up_output_reads_nan(scanner) -> None:  # type: ignore[no-untyped-def]
+    classifier = scanner.classifier
+    logits, up = classifier.turned_read(_crops(3, 2, classifier.size))
+    assert logits.shape == (2, NUM_FACES)
+    assert np.isnan(up).all() != classifier.reads_up
+
+
+def test_the_training_augmentation_reports_how_far_it_turned_each_crop() -> None:
+    torch = pytest.importorskip("torch")
+    from vision.train.classifier import _augment, _to_tensor
+
+    ups = np.linspace(-3, 3, 24)
+    crops = np.stack([_marked(u) for u in ups])
+    augmented, turned = _augment(_to_tensor(crops), torch.Generator().manual_seed(4))
+    seen = (augmented.permute(0, 2, 3, 1).numpy() * 255).astype(np.uint8)
+    grey = seen.astype(np.float32).mean(axis=3, keepdims=True)
+    dots = np.where(grey > 0.8 * grey.max(axis=(1, 2, 3), keepdims=True), 255, 0)
+    found = np.array([_up_of(np.repeat(d, 3, axis=2)) for d in dots])
+    assert _angle_gap(found, ups + turned.numpy()).max() < 0.35
+    assert np.ptp(turned.numpy()) > np.pi  # quarter turns were drawn

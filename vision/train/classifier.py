@@ -1,4 +1,9 @@
-"""Train the piece classifier (a small CNN on 40 px crops) in torch and export it to ONNX."""
+"""Train the piece classifier (a small CNN on 48 px crops) in torch and export it to ONNX.
+
+The net's outputs: the 106 face logits, then the crop's up direction as (cos, sin) of its
+angle (see :func:`vision.train.data.label_angles`), learnt from the synthetic crops only (the
+real photos' angles are unknown) and used by the scanner to tell which side a meld faces.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,14 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import NUM_FACES
-from vision.recogniser import MEAN, STD
+from vision.recogniser import MEAN, ORIENT_OUTPUTS, STD
+
+OUTPUTS = NUM_FACES + ORIENT_OUTPUTS
+TURN_WEIGHT = 0.5
+"""Weight of the up-direction loss (1 - cosine of the angle error) beside the faces'."""
 
 
-def build_net(num_classes: int = NUM_FACES) -> object:
+def build_net(num_classes: int = OUTPUTS) -> object:
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list[nn.Module]:
@@ -34,12 +43,33 @@ def build_net(num_classes: int = NUM_FACES) -> object:
     )
 
 
-def _augment(x: object, generator: object) -> object:
-    """Random shift/scale/rotation (a detector's box is never exact) and light/colour jitter."""
+def _augment(x: object, generator: object) -> tuple[object, object]:
+    """(augmented crops, the angle in radians each crop's up direction turned by): random
+    quarter turns, shift/scale/rotation (a detector's box is never exact), light and
+    colour jitter.
+
+    Quarter turns: a piece lies facing any player (a card's other corner is its half turn, the
+    side players' melds are quarter turns); the scanner reads every crop also half turned.
+    Washed-out colour: a real card's red under warm indoor light is far duller than a deck's
+    artwork (session 2's model read real red suits as black).
+    """
     import torch
     import torch.nn.functional as F
 
     n = x.shape[0]  # type: ignore[attr-defined]
+    turns = torch.randint(0, 4, (n,), generator=generator)
+    x = x.clone()  # type: ignore[attr-defined]
+    for k in (1, 2, 3):
+        chosen = turns == k
+        if chosen.any():
+            x[chosen] = torch.rot90(x[chosen], k, dims=(2, 3))
+    grey = x.mean(dim=1, keepdim=True)  # type: ignore[attr-defined]
+    wash = (
+        (torch.rand(n, 1, 1, 1, generator=generator) < 0.5)
+        * torch.rand(n, 1, 1, 1, generator=generator)
+        * 0.45
+    )
+    x = x * (1 - wash) + grey * wash
     angle = (torch.rand(n, generator=generator) - 0.5) * 0.7
     scale = 0.88 + torch.rand(n, generator=generator) * 0.24
     shift = (torch.rand(n, 2, generator=generator) - 0.5) * 0.2
@@ -47,9 +77,12 @@ def _augment(x: object, generator: object) -> object:
     theta = torch.stack(
         [torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1
     )
+    # torch.rot90 from rows towards columns turns a direction by -90 degrees (y points down);
+    # sampling through the rotation ``angle`` turns the content by -angle
+    turned = -turns.float() * (torch.pi / 2) - angle
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)  # type: ignore[attr-defined]
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
-    gain = 0.7 + torch.rand(n, 3, 1, 1, generator=generator) * 0.6
+    gain = 0.8 + torch.rand(n, 3, 1, 1, generator=generator) * 0.4
     bias = (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 0.3
     x = x * gain + bias
     blur = torch.rand(n, generator=generator) < 0.3
@@ -58,7 +91,7 @@ def _augment(x: object, generator: object) -> object:
         k2 = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=3)
     noise = torch.randn(x.shape, generator=generator) * 0.03  # type: ignore[attr-defined]
-    return (x + noise).clamp(0, 1)
+    return (x + noise).clamp(0, 1), turned
 
 
 def _to_tensor(x: np.ndarray) -> object:
@@ -75,28 +108,68 @@ def _norm(x: object) -> object:
     return (x - mean) / std
 
 
-def evaluate(net: object, x: np.ndarray, y: np.ndarray) -> float:
-    """Top-1 accuracy within the crops' own kind."""
+def _outputs(net: object, x: np.ndarray) -> np.ndarray:
     import torch
-
-    from vision.recogniser import CARD_MASK, softmax_by_kind
 
     net.eval()  # type: ignore[attr-defined]
     with torch.no_grad():
-        logits = (
-            np.concatenate(
-                [
-                    net(_norm(_to_tensor(x[i : i + 256]))).numpy()  # type: ignore[operator]
-                    for i in range(0, len(x), 256)
-                ]
-            )
-            if len(x)
-            else np.zeros((0, NUM_FACES))
-        )
+        parts = [
+            net(_norm(_to_tensor(x[i : i + 256]))).numpy()  # type: ignore[operator]
+            for i in range(0, len(x), 256)
+        ]
+    return np.concatenate(parts) if parts else np.zeros((0, OUTPUTS), np.float32)
+
+
+def evaluate(net: object, x: np.ndarray, y: np.ndarray) -> float:
+    """Top-1 accuracy within the crops' own kind."""
+    from vision.recogniser import CARD_MASK, softmax_by_kind
+
     if not len(x):
         return float("nan")
-    probs = softmax_by_kind(logits, ~CARD_MASK[y])
+    probs = softmax_by_kind(_outputs(net, x)[:, :NUM_FACES], ~CARD_MASK[y])
     return float((probs.argmax(1) == y).mean())
+
+
+def evaluate_turn(net: object, x: np.ndarray, angles: np.ndarray) -> float:
+    """Share of the crops with a known angle whose up direction is read within 45 degrees."""
+    known = np.isfinite(angles)
+    if not known.any():
+        return float("nan")
+    out = _outputs(net, x[known])
+    error = np.angle(
+        np.exp(1j * (np.arctan2(out[:, NUM_FACES + 1], out[:, NUM_FACES]) - angles[known]))
+    )
+    return float((np.abs(error) < np.pi / 4).mean())
+
+
+def _turn_loss(out: object, angles: object) -> object:
+    """Mean (1 - cos error) of the up direction over the crops whose angle is known."""
+    import torch
+
+    known = torch.isfinite(angles)  # type: ignore[arg-type]
+    if not bool(known.any()):
+        return out.sum() * 0.0  # type: ignore[attr-defined]
+    pred = out[known][:, NUM_FACES:]  # type: ignore[index]
+    target = torch.stack([torch.cos(angles[known]), torch.sin(angles[known])], 1)  # type: ignore[index]
+    cos = (pred * target).sum(1) / (pred.norm(dim=1) + 1e-6)
+    return (1 - cos).mean()
+
+
+def load_weights(net: object, state: dict[str, object]) -> None:
+    """Load ``state``; a head with fewer outputs (a model from before the up direction was
+    learnt) fills the first rows of this one's, the rest keep their fresh initialisation."""
+    own = net.state_dict()  # type: ignore[attr-defined]
+    for key, value in state.items():
+        target = own[key]
+        if value.shape == target.shape:  # type: ignore[attr-defined]
+            own[key] = value
+        elif value.shape[1:] == target.shape[1:] and value.shape[0] < target.shape[0]:  # type: ignore[attr-defined]
+            merged = target.clone()
+            merged[: value.shape[0]] = value  # type: ignore[attr-defined]
+            own[key] = merged
+        else:
+            raise ValueError(f"{key}: cannot load {tuple(value.shape)} into {tuple(target.shape)}")  # type: ignore[attr-defined]
+    net.load_state_dict(own)  # type: ignore[attr-defined]
 
 
 def train_classifier(
@@ -128,14 +201,15 @@ def train_classifier(
     xs = [np.load(p) for p in train for _ in range(repeat.get(p, 1))]
     x = np.concatenate([d["x"] for d in xs])
     y = np.concatenate([d["y"] for d in xs])
+    a = np.concatenate([_angles_of(d) for d in xs])
     net = build_net()
     optimizer = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)  # type: ignore[attr-defined]
     start = 0
     if not out.exists() and init is not None and init.exists():
-        net.load_state_dict(torch.load(init, weights_only=False)["net"])  # type: ignore[attr-defined]
+        load_weights(net, torch.load(init, weights_only=False)["net"])
     if out.exists():
         state = torch.load(out, weights_only=False)
-        net.load_state_dict(state["net"])  # type: ignore[attr-defined]
+        load_weights(net, state["net"])
         if "optimizer" in state:
             optimizer.load_state_dict(state["optimizer"])
         start = state["epoch"] + 1
@@ -154,9 +228,11 @@ def train_classifier(
             group["lr"] = 3e-3 * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * epoch / epochs)))
         for s in range(steps):
             idx = order[s * batch : (s + 1) * batch]
-            xb = _norm(_augment(_to_tensor(x[idx]), generator))
+            xb, turned = _augment(_to_tensor(x[idx]), generator)
             yb = torch.from_numpy(y[idx])
-            loss = loss_fn(net(xb), yb)  # type: ignore[operator]
+            ab = torch.from_numpy(a[idx]) + turned  # type: ignore[operator]
+            outb = net(_norm(xb))  # type: ignore[operator]
+            loss = loss_fn(outb[:, :NUM_FACES], yb) + TURN_WEIGHT * _turn_loss(outb, ab)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -164,6 +240,13 @@ def train_classifier(
             if s % 50 == 0:
                 print(f"  step {s}/{steps} loss {float(loss.detach()):.3f}", flush=True)
         metrics = {k: evaluate(net, d["x"], d["y"]) for k, d in vals.items()}
+        metrics.update(
+            {
+                f"{k}_turn": evaluate_turn(net, d["x"], _angles_of(d))
+                for k, d in vals.items()
+                if np.isfinite(_angles_of(d)).any()
+            }
+        )
         print(
             f"epoch {epoch + 1}/{epochs} loss {total / steps:.3f} "
             + " ".join(f"{k} {v:.4f}" for k, v in metrics.items())
@@ -178,11 +261,18 @@ def train_classifier(
     return metrics
 
 
+def _angles_of(data: object) -> np.ndarray:
+    """A crop set's up angles (NaN for a set built before they were kept)."""
+    if "a" in data:  # type: ignore[operator]
+        return np.asarray(data["a"], np.float32)  # type: ignore[index]
+    return np.full(len(data["y"]), np.nan, np.float32)  # type: ignore[index]
+
+
 def export_classifier(checkpoint: Path, out: Path, size: int) -> Path:
     import torch
 
     net = build_net()
-    net.load_state_dict(torch.load(checkpoint, weights_only=False)["net"])  # type: ignore[attr-defined]
+    load_weights(net, torch.load(checkpoint, weights_only=False)["net"])
     net.eval()  # type: ignore[attr-defined]
     dummy = torch.zeros(1, 3, size, size)
     out.parent.mkdir(parents=True, exist_ok=True)

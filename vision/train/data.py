@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -86,8 +87,48 @@ def build_detector_set(sources: Sequence[tuple[Path, Sequence[str]]], out: Path)
     return _coarse_yaml(out)
 
 
+def label_angles(root: Path, image: Path, count: int) -> np.ndarray:
+    """The ``count`` labels' up angles (radians) from the photo's truth JSON; NaN when unknown.
+
+    A label's angle is the direction of its piece's x axis in the photo (``atan2(dy, dx)``, y
+    pointing down): 0 for a piece standing upright, pi for one upside down. A card's bottom
+    right index is the top left one turned half round, so it gets the card's angle plus pi.
+    Real photos have no truth JSON: their angles are NaN (unknown, not learnt from).
+    """
+    import json
+
+    angles = np.full(count, np.nan, np.float32)
+    path = root / "truth" / f"{image.stem}.json"
+    if not path.exists():
+        return angles
+    doc = json.loads(path.read_text())
+    labels = doc.get("labels", [])
+    if len(labels) != count:
+        return angles
+    polygons = {int(p["uid"]): p["polygon"] for p in doc["pieces"]}
+    for k, label in enumerate(labels):
+        (x0, y0), (x1, y1) = polygons[int(label["uid"])][:2]
+        angle = math.atan2(y1 - y0, x1 - x0) + (math.pi if label.get("region") == "br" else 0.0)
+        angles[k] = math.remainder(angle, 2 * math.pi)
+    return angles
+
+
+def crop_angles(sources: Sequence[tuple[Path, str]]) -> np.ndarray:
+    """The up angles of every crop :func:`build_crop_set` cuts from ``sources``, in its order."""
+    parts = [
+        label_angles(root, image, len(read_labels(label)))
+        for root, split in sources
+        for image, label in _label_files(root, split)
+    ]
+    return np.concatenate(parts) if parts else np.zeros(0, np.float32)
+
+
 def build_crop_set(sources: Sequence[tuple[Path, str]], out: Path, size: int = CROP_SIZE) -> Path:
-    """Cut every labelled box of ``sources`` (folder, split) into ``out`` (.npz: x uint8, y)."""
+    """Cut every labelled box of ``sources`` (folder, split) into ``out``.
+
+    The ``.npz`` holds ``x`` (uint8 crops), ``y`` (face ids) and ``a`` (up angles, NaN where
+    the source has no truth JSON).
+    """
     import cv2
 
     xs: list[np.ndarray] = []
@@ -104,8 +145,21 @@ def build_crop_set(sources: Sequence[tuple[Path, str]], out: Path, size: int = C
             ys.extend(int(c) for c in rows[:, 0])
     x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
     out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, x=x, y=np.array(ys, np.int64))
+    np.savez_compressed(out, x=x, y=np.array(ys, np.int64), a=crop_angles(sources))
     return out
+
+
+def add_crop_angles(npz: Path, sources: Sequence[tuple[Path, str]]) -> bool:
+    """Give a crop set built before angles were kept its ``a``; True if it was rewritten."""
+    with np.load(npz) as data:
+        if "a" in data:
+            return False
+        x, y = data["x"], data["y"]
+    angles = crop_angles(sources)
+    if len(angles) != len(y):
+        raise ValueError(f"{npz}: {len(y)} crops but {len(angles)} labels in its sources")
+    np.savez_compressed(npz, x=x, y=y, a=angles)
+    return True
 
 
 def build_tiled_detector_set(

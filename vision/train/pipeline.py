@@ -54,7 +54,12 @@ def generate(cards: int, tiles: int, workers: int) -> None:
 
 def build_sets() -> dict[str, Path]:
     from vision.crops import CROP_SIZE
-    from vision.train.data import build_crop_set, build_detector_set, build_tiled_detector_set
+    from vision.train.data import (
+        add_crop_angles,
+        build_crop_set,
+        build_detector_set,
+        build_tiled_detector_set,
+    )
 
     crops = DATA / f"crops{CROP_SIZE}"
     for name in (*SYNTHETIC, "real"):
@@ -62,6 +67,8 @@ def build_sets() -> dict[str, Path]:
             target = crops / f"{name}_{split}.npz"
             if not target.exists():
                 build_crop_set([(DATA / name, split)], target)
+            elif add_crop_angles(target, [(DATA / name, split)]):
+                print(f"{target}: up angles added", flush=True)
     sets = {"all": ("syn_cards", "syn_tiles", "real"), "tiles": ("syn_tiles", "real")}
     yamls = {}
     for name, sources in sets.items():
