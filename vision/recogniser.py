@@ -9,13 +9,19 @@ so the turned crop is a second look at the same face. Measured on crops of the t
 (session 3): real tiles 0.976 -> 0.989, synthetic card corners 0.857 -> 0.878, synthetic tiles
 0.960 -> 0.970, for twice the classifier's time (a few ms per photo).
 
-A model trained since session 3 has two more outputs after the face logits: the crop's up
-direction as (cos, sin) of its angle in the photo, from which the grouping tells which side of
-the table a meld faces. Each view's direction is turned back before the views are averaged.
+A model trained since session 3 has three more outputs after the 106 face logits:
+
+* "not a piece": the detector runs with a low floor for cards (it misses fewer corners) and the
+  classifier drops what it finds that is no piece at all (a pip, a court card's picture, a
+  card back, a score pad); trained on such detections mined from the synthetic scenes;
+* the crop's up direction as (cos, sin) of its angle in the photo, from which the scanner tells
+  which side of the table a meld faces. Each view's direction is turned back before the views
+  are averaged.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +30,7 @@ from vision.classes import PIECES, PieceKind
 from vision.crops import CROP_SIZE, cut_crops
 from vision.detections import NUM_FACES, Detections
 from vision.detector import make_session
+from vision.errors import BadShapeError
 
 CARD_MASK = np.array([PIECES.face(i).kind is PieceKind.CARD for i in range(NUM_FACES)])
 MEAN = np.array([0.5, 0.5, 0.5], np.float32)
@@ -31,8 +38,13 @@ STD = np.array([0.25, 0.25, 0.25], np.float32)
 BATCH = 64
 VIEWS = (0, 2)
 """Quarter turns each crop is read at; their logits are averaged."""
+NOT_A_PIECE = NUM_FACES
+"""Output index of the "not a piece" logit (models since session 3)."""
 ORIENT_OUTPUTS = 2
-"""(cos, sin) of the up angle, after the face logits, in models that learnt it."""
+"""(cos, sin) of the up angle, after the "not a piece" logit."""
+FULL_OUTPUTS = NUM_FACES + 1 + ORIENT_OUTPUTS
+DROP = 0.5
+"""A detection whose "not a piece" probability is above this is dropped."""
 
 
 def normalise(crops: np.ndarray) -> np.ndarray:
@@ -50,6 +62,31 @@ def softmax_by_kind(logits: np.ndarray, is_tile: np.ndarray) -> np.ndarray:
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
+def piece_probabilities(
+    logits: np.ndarray, none: np.ndarray, is_tile: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(face probabilities within each row's kind, probability of "not a piece") from the face
+    logits and the "not a piece" logit, one softmax over the kind's faces and that logit."""
+    allowed = np.where(is_tile[:, None], ~CARD_MASK[None], CARD_MASK[None])
+    z = np.concatenate([np.where(allowed, logits, -np.inf), none[:, None]], axis=1)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    p = e / e.sum(axis=1, keepdims=True)
+    return softmax_by_kind(logits, is_tile), p[:, -1].astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the classifier says of N crops (views averaged)."""
+
+    logits: np.ndarray
+    """(N, 106) face logits."""
+    none: np.ndarray
+    """(N,) "not a piece" logits (-inf for a model without that output)."""
+    up: np.ndarray
+    """(N,) up angles in radians (NaN for a model without that output)."""
+
+
 class OnnxClassifier:
     """The crop classifier, loaded once."""
 
@@ -59,47 +96,58 @@ class OnnxClassifier:
         self.input_name = model_input.name
         side = model_input.shape[-1]  # the crop side the model was trained on
         self.size = side if isinstance(side, int) else CROP_SIZE
-        outputs = self.session.get_outputs()[0].shape[-1]
-        self.reads_up = outputs == NUM_FACES + ORIENT_OUTPUTS
-        """Whether the model learnt the up direction."""
+        width = self.session.get_outputs()[0].shape[-1]
+        if width not in (NUM_FACES, FULL_OUTPUTS):
+            raise BadShapeError(
+                f"{path}: a classifier gives {NUM_FACES} or {FULL_OUTPUTS} outputs, not {width}"
+            )
+        self.full = width == FULL_OUTPUTS
+        """Whether the model has the "not a piece" and up outputs."""
+
+    @property
+    def reads_up(self) -> bool:
+        return self.full
 
     def outputs(self, crops: np.ndarray) -> np.ndarray:
-        """Raw outputs: the face logits, then (cos, sin) of the up angle if the model has them."""
+        """Raw outputs: face logits, then "not a piece" and (cos, sin) of the up angle if the
+        model has them."""
         out = [
             self.session.run(None, {self.input_name: normalise(crops[i : i + BATCH])})[0]
             for i in range(0, len(crops), BATCH)
         ]
-        width = NUM_FACES + (ORIENT_OUTPUTS if self.reads_up else 0)
+        width = FULL_OUTPUTS if self.full else NUM_FACES
         return np.concatenate(out) if out else np.zeros((0, width), np.float32)
 
     def logits(self, crops: np.ndarray) -> np.ndarray:
         return self.outputs(crops)[:, :NUM_FACES]
 
-    def turned_read(
-        self, crops: np.ndarray, views: tuple[int, ...] = VIEWS
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(face logits, up angles) averaged over the crops turned by each of ``views``
-        quarter turns; the angles are NaN when the model has no up output."""
+    def turned_read(self, crops: np.ndarray, views: tuple[int, ...] = VIEWS) -> Reading:
+        """The crops read at each of ``views`` quarter turns, the views averaged."""
         turned = [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in views]
         out = self.outputs(np.concatenate(turned)).reshape(len(views), len(crops), -1)
         logits = out[:, :, :NUM_FACES].mean(axis=0)
-        if not self.reads_up:
-            return logits, np.full(len(crops), np.nan, np.float32)
+        if not self.full:
+            return Reading(
+                logits, np.full(len(crops), -np.inf, np.float32), np.full(len(crops), np.nan)
+            )
+        none = out[:, :, NOT_A_PIECE].mean(axis=0)
         # np.rot90 from rows towards columns turns a direction by -90 degrees (y points down):
         # view k's angle plus k quarter turns is the crop's own
-        angle = np.arctan2(out[:, :, NUM_FACES + 1], out[:, :, NUM_FACES])
+        angle = np.arctan2(out[:, :, NOT_A_PIECE + 2], out[:, :, NOT_A_PIECE + 1])
         angle += np.array(views, np.float32)[:, None] * (np.pi / 2)
-        mean = np.exp(1j * angle).mean(axis=0)
-        return logits, np.angle(mean).astype(np.float32)
+        up = np.angle(np.exp(1j * angle).mean(axis=0)).astype(np.float32)
+        return Reading(logits, none, up)
 
     def turned_logits(self, crops: np.ndarray, views: tuple[int, ...] = VIEWS) -> np.ndarray:
-        """Logits averaged over the crops turned by each of ``views`` quarter turns."""
-        return self.turned_read(crops, views)[0]
+        """Face logits averaged over the crops turned by each of ``views`` quarter turns."""
+        return self.turned_read(crops, views).logits
 
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
-        """The detections with their face probabilities (and up angles) filled in."""
+        """The detections that are pieces, with their face probabilities and up angles."""
         if not len(detections):
             return detections
         crops = cut_crops(image, detections.xyxy, self.size)
-        logits, up = self.turned_read(crops)
-        return detections.with_faces(softmax_by_kind(logits, detections.kind), up)
+        reading = self.turned_read(crops)
+        faces, none = piece_probabilities(reading.logits, reading.none, detections.kind)
+        keep = none <= DROP
+        return detections.with_faces(faces, reading.up)[keep]

@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 from vision.detections import NUM_FACES
-from vision.recogniser import CARD_MASK, ORIENT_OUTPUTS, OnnxClassifier, softmax_by_kind
+from vision.recogniser import (
+    CARD_MASK,
+    FULL_OUTPUTS,
+    NOT_A_PIECE,
+    OnnxClassifier,
+    piece_probabilities,
+    softmax_by_kind,
+)
 
 
 def _crops(seed: int, n: int, size: int) -> np.ndarray:
@@ -65,12 +72,12 @@ class _MarkerClassifier(OnnxClassifier):
     """The serving classifier's view handling over a 'model' that reads the dot's direction."""
 
     def __init__(self) -> None:
-        self.size, self.reads_up = 48, True
+        self.size, self.full = 48, True
 
     def outputs(self, crops: np.ndarray) -> np.ndarray:
-        out = np.zeros((len(crops), NUM_FACES + ORIENT_OUTPUTS), np.float32)
+        out = np.zeros((len(crops), FULL_OUTPUTS), np.float32)
         angles = np.array([_up_of(c) for c in crops])
-        out[:, NUM_FACES], out[:, NUM_FACES + 1] = np.cos(angles), np.sin(angles)
+        out[:, NOT_A_PIECE + 1], out[:, NOT_A_PIECE + 2] = np.cos(angles), np.sin(angles)
         return out
 
 
@@ -82,15 +89,16 @@ def test_each_view_is_turned_back_before_the_up_angles_are_averaged() -> None:
     ups = np.array([0.0, 0.6, np.pi / 2, 2.5, -2.0, -np.pi / 2])
     crops = np.stack([_marked(u) for u in ups])
     for views in [(0,), (0, 2), (0, 1, 2, 3), (1, 3)]:
-        _, up = _MarkerClassifier().turned_read(crops, views)
+        up = _MarkerClassifier().turned_read(crops, views).up
         assert _angle_gap(up, ups).max() < 0.15, views
 
 
 def test_a_model_without_the_up_output_reads_nan(scanner) -> None:  # type: ignore[no-untyped-def]
     classifier = scanner.classifier
-    logits, up = classifier.turned_read(_crops(3, 2, classifier.size))
-    assert logits.shape == (2, NUM_FACES)
-    assert np.isnan(up).all() != classifier.reads_up
+    reading = classifier.turned_read(_crops(3, 2, classifier.size))
+    assert reading.logits.shape == (2, NUM_FACES)
+    assert np.isnan(reading.up).all() != classifier.full
+    assert np.isneginf(reading.none).all() != classifier.full
 
 
 def test_the_training_augmentation_reports_how_far_it_turned_each_crop() -> None:
@@ -106,3 +114,14 @@ def test_the_training_augmentation_reports_how_far_it_turned_each_crop() -> None
     found = np.array([_up_of(np.repeat(d, 3, axis=2)) for d in dots])
     assert _angle_gap(found, ups + turned.numpy()).max() < 0.35
     assert np.ptp(turned.numpy()) > np.pi  # quarter turns were drawn
+
+
+def test_not_a_piece_competes_with_the_faces_of_the_detected_kind_only() -> None:
+    logits = np.full((3, NUM_FACES), -5.0, np.float32)
+    logits[:, ~CARD_MASK] = 8.0  # strong tile faces: irrelevant to a card
+    logits[:, np.flatnonzero(CARD_MASK)[0]] = 1.0
+    none = np.array([3.0, -1.0, -np.inf], np.float32)
+    faces, p_none = piece_probabilities(logits, none, np.array([False, False, False]))
+    assert p_none[0] > 0.8 and p_none[1] < 0.2 and p_none[2] == 0
+    np.testing.assert_allclose(faces.sum(axis=1), 1, atol=1e-6)  # faces stay a distribution
+    assert faces[:, ~CARD_MASK].sum() == 0

@@ -1,8 +1,10 @@
 """Train the piece classifier (a small CNN on 48 px crops) in torch and export it to ONNX.
 
-The net's outputs: the 106 face logits, then the crop's up direction as (cos, sin) of its
-angle (see :func:`vision.train.data.label_angles`), learnt from the synthetic crops only (the
-real photos' angles are unknown) and used by the scanner to tell which side a meld faces.
+The net's outputs (:data:`vision.recogniser.FULL_OUTPUTS`): the 106 face logits; "not a
+piece" (crops of detections where no piece lies, :func:`vision.train.data.build_negative_set`),
+one softmax with the faces; the crop's up direction as (cos, sin) of its angle (see
+:func:`vision.train.data.label_angles`), learnt from the synthetic crops only (the real
+photos' angles are unknown) and used by the scanner to tell which side a meld faces.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import NUM_FACES
-from vision.recogniser import MEAN, ORIENT_OUTPUTS, STD
+from vision.recogniser import FULL_OUTPUTS, MEAN, NOT_A_PIECE, STD
 
-OUTPUTS = NUM_FACES + ORIENT_OUTPUTS
+OUTPUTS = FULL_OUTPUTS
+UP = slice(NOT_A_PIECE + 1, NOT_A_PIECE + 3)
+"""The (cos, sin) outputs of the up direction."""
 TURN_WEIGHT = 0.5
 """Weight of the up-direction loss (1 - cosine of the angle error) beside the faces'."""
 
@@ -121,13 +125,22 @@ def _outputs(net: object, x: np.ndarray) -> np.ndarray:
 
 
 def evaluate(net: object, x: np.ndarray, y: np.ndarray) -> float:
-    """Top-1 accuracy within the crops' own kind."""
-    from vision.recogniser import CARD_MASK, softmax_by_kind
+    """Pieces: top-1 accuracy within the crops' own kind, a crop the net calls "not a piece"
+    counting as wrong. Crops of no piece: the share the net calls "not a piece" as a card and
+    as a tile alike."""
+    from vision.recogniser import CARD_MASK, DROP, piece_probabilities
 
     if not len(x):
         return float("nan")
-    probs = softmax_by_kind(_outputs(net, x)[:, :NUM_FACES], ~CARD_MASK[y])
-    return float((probs.argmax(1) == y).mean())
+    out = _outputs(net, x)
+    logits, none = out[:, :NUM_FACES], out[:, NOT_A_PIECE]
+    pieces = y < NUM_FACES
+    if not pieces.any():
+        as_card = piece_probabilities(logits, none, np.zeros(len(y), bool))[1]
+        as_tile = piece_probabilities(logits, none, np.ones(len(y), bool))[1]
+        return float(((as_card > DROP) & (as_tile > DROP)).mean())
+    faces, p_none = piece_probabilities(logits, none, ~CARD_MASK[np.minimum(y, NUM_FACES - 1)])
+    return float(((faces.argmax(1) == y) & (p_none <= DROP))[pieces].mean())
 
 
 def evaluate_turn(net: object, x: np.ndarray, angles: np.ndarray) -> float:
@@ -136,9 +149,8 @@ def evaluate_turn(net: object, x: np.ndarray, angles: np.ndarray) -> float:
     if not known.any():
         return float("nan")
     out = _outputs(net, x[known])
-    error = np.angle(
-        np.exp(1j * (np.arctan2(out[:, NUM_FACES + 1], out[:, NUM_FACES]) - angles[known]))
-    )
+    read = np.arctan2(out[:, UP][:, 1], out[:, UP][:, 0])
+    error = np.angle(np.exp(1j * (read - angles[known])))
     return float((np.abs(error) < np.pi / 4).mean())
 
 
@@ -149,7 +161,7 @@ def _turn_loss(out: object, angles: object) -> object:
     known = torch.isfinite(angles)  # type: ignore[arg-type]
     if not bool(known.any()):
         return out.sum() * 0.0  # type: ignore[attr-defined]
-    pred = out[known][:, NUM_FACES:]  # type: ignore[index]
+    pred = out[known][:, UP]  # type: ignore[index]
     target = torch.stack([torch.cos(angles[known]), torch.sin(angles[known])], 1)  # type: ignore[index]
     cos = (pred * target).sum(1) / (pred.norm(dim=1) + 1e-6)
     return (1 - cos).mean()
@@ -232,7 +244,7 @@ def train_classifier(
             yb = torch.from_numpy(y[idx])
             ab = torch.from_numpy(a[idx]) + turned  # type: ignore[operator]
             outb = net(_norm(xb))  # type: ignore[operator]
-            loss = loss_fn(outb[:, :NUM_FACES], yb) + TURN_WEIGHT * _turn_loss(outb, ab)
+            loss = loss_fn(outb[:, : NOT_A_PIECE + 1], yb) + TURN_WEIGHT * _turn_loss(outb, ab)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()

@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.classes import COARSE, PIECES
 from vision.crops import CROP_SIZE, cut_crops
+from vision.detections import NUM_FACES
 
 SPLITS = ("train", "val")
 EVAL_ONLY_PREFIXES = ("card-fans__",)
@@ -160,6 +161,69 @@ def add_crop_angles(npz: Path, sources: Sequence[tuple[Path, str]]) -> bool:
         raise ValueError(f"{npz}: {len(y)} crops but {len(angles)} labels in its sources")
     np.savez_compressed(npz, x=x, y=y, a=angles)
     return True
+
+
+NOT_A_PIECE = NUM_FACES
+"""Class id of a crop that shows no piece (the classifier's output after the 106 faces)."""
+
+
+def _piece_boxes(root: Path, image: Path, label: Path, w: int, h: int) -> np.ndarray:
+    """Every box where a piece's index or face lies, readable or not (truth JSON regions), or
+    the labelled boxes where a set has no JSON."""
+    import json
+
+    path = root / "truth" / f"{image.stem}.json"
+    if not path.exists():
+        return pixel_boxes(read_labels(label), w, h)
+    doc = json.loads(path.read_text())
+    regions = [r for p in doc["pieces"] for r in p.get("regions", [])]
+    boxes = [r["box"] for r in regions if r.get("box") and len(r["box"]) == 4]
+    return np.array(boxes, np.float32).reshape(-1, 4)
+
+
+def build_negative_set(
+    sources: Sequence[tuple[Path, str]],
+    detector: object,
+    out: Path,
+    *,
+    every: int = 1,
+    size: int = CROP_SIZE,
+) -> Path:
+    """Crops of what ``detector`` finds where no piece lies, labelled :data:`NOT_A_PIECE`.
+
+    The detector runs as the scanner runs it (``detect(image)``, at a low confidence floor), on
+    every ``every``-th photo; a detection counts as "not a piece" when it touches no piece's
+    box (a covered corner, a cut edge and a blurred index all count as pieces, so that nothing
+    readable is taught as background). The pips and pictures of cards, a rack's edge or a
+    pattern on the cloth are what this set holds.
+    """
+    from vision.photo import read_photo
+
+    xs: list[np.ndarray] = []
+    for root, split in sources:
+        for k, (image_path, label) in enumerate(_label_files(root, split)):
+            if k % every:
+                continue
+            photo = read_photo(image_path, None, 1600)
+            image = photo.pixels
+            found = detector.detect(image)  # type: ignore[attr-defined]
+            if not len(found):
+                continue
+            sx, sy = image.shape[1] / photo.width, image.shape[0] / photo.height
+            pieces = _piece_boxes(root, image_path, label, photo.width, photo.height)
+            pieces = pieces * np.array([sx, sy, sx, sy], np.float32)
+            if len(pieces):
+                lt = np.maximum(found.xyxy[:, None, :2], pieces[None, :, :2])
+                rb = np.minimum(found.xyxy[:, None, 2:], pieces[None, :, 2:])
+                touches = (np.clip(rb - lt, 0, None).prod(axis=2) > 0).any(axis=1)
+                found = found[~touches]
+            if len(found):
+                xs.append(cut_crops(image, found.xyxy, size))
+    x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    y = np.full(len(x), NOT_A_PIECE, np.int64)
+    np.savez_compressed(out, x=x, y=y, a=np.full(len(x), np.nan, np.float32))
+    return out
 
 
 def build_tiled_detector_set(

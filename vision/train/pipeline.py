@@ -86,15 +86,55 @@ def build_sets() -> dict[str, Path]:
     return yamls
 
 
+NEGATIVES = (
+    ("syn_cards", "val", 1),
+    ("syn_tiles", "val", 1),
+    ("real", "val", 1),
+    ("syn_cards", "train", 2),
+    ("syn_cards2", "train", 3),
+    ("syn_tiles", "train", 2),
+    ("syn_tiles2", "train", 3),
+    ("real", "train", 2),
+)
+"""Where "not a piece" crops are mined: (set, split, every n-th photo)."""
+NEGATIVE_CONF = 0.08
+"""The detector's floor when mining: below the scanner's, so what it may ever meet is seen."""
+
+
+def build_negatives() -> None:
+    """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``)."""
+    from vision.crops import CROP_SIZE
+    from vision.detector import OnnxDetector
+    from vision.train.data import build_negative_set
+
+    if not (MODELS / "detector.onnx").exists():
+        print("no detector yet: the classifier trains without 'not a piece' crops", flush=True)
+        return
+    detector = OnnxDetector(MODELS / "detector.onnx", SERVE_IMGSZ, NEGATIVE_CONF, 0.3, 32)
+    for name, split, every in NEGATIVES:
+        out = DATA / f"crops{CROP_SIZE}" / f"negatives_{name}_{split}.npz"
+        if not out.exists():
+            build_negative_set([(DATA / name, split)], detector, out, every=every)
+
+
 def train_classifier_stage(epochs: int, threads: int = 2, sample: float = 1.0) -> None:
     from vision.crops import CROP_SIZE
     from vision.train.classifier import export_classifier, train_classifier
 
     crops = DATA / f"crops{CROP_SIZE}"
     checkpoint = RUNS / f"cls{CROP_SIZE}" / "classifier.pt"
+    negatives = {
+        split: [
+            p
+            for name, s, _ in NEGATIVES
+            if s == split and (p := crops / f"negatives_{name}_{split}.npz").exists()
+        ]
+        for split in ("train", "val")
+    }
     train_classifier(
-        [crops / f"{n}_train.npz" for n in (*SYNTHETIC, "real")],
-        {n: crops / f"{n}_val.npz" for n in ("syn_cards", "syn_tiles", "real")},
+        [crops / f"{n}_train.npz" for n in (*SYNTHETIC, "real")] + negatives["train"],
+        {n: crops / f"{n}_val.npz" for n in ("syn_cards", "syn_tiles", "real")}
+        | {p.stem: p for p in negatives["val"]},
         checkpoint,
         epochs=epochs,
         threads=threads,
@@ -187,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         help="torch threads (1 each when the classifier and detector train side by side)",
     )  # fmt: skip
     p.add_argument(
-        "--stages", default="generate,sets,classifier,detector,evaluate",
+        "--stages", default="generate,sets,detector,classifier,evaluate",
         help="comma-separated subset of the stages",
     )  # fmt: skip
     args = p.parse_args(argv)
@@ -196,10 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     if "generate" in stages:
         generate(args.cards, args.tiles, args.workers)
     sets = build_sets() if stages & {"sets", "detector", "classifier"} else None
-    if "classifier" in stages:
-        train_classifier_stage(args.cls_epochs, args.threads, args.cls_sample)
     if "detector" in stages and sets is not None:
         train_detector_stage(sets, args.phases, args.start, args.threads)
+    if "classifier" in stages:
+        build_negatives()
+        train_classifier_stage(args.cls_epochs, args.threads, args.cls_sample)
     if "evaluate" in stages:
         evaluate_stage()
     print(f"make train: {time.time() - t0:.0f} s")
