@@ -93,3 +93,57 @@ def test_the_set_is_deterministic(tmp_path: Path, built: Path) -> None:
     )
     for label in (built / "labels" / "train").iterdir():
         assert (again / "labels" / "train" / label.name).read_text() == label.read_text()
+
+
+class _FixedDetector:
+    """Finds the same boxes in any photo."""
+
+    def __init__(self, boxes: list[tuple[int, int, int, int]]) -> None:
+        self.boxes = boxes
+
+    def detect(self, image: np.ndarray) -> object:
+        from vision.detections import Detections
+
+        n = len(self.boxes)
+        return Detections.from_boxes(np.array(self.boxes, np.float32), np.ones(n), np.zeros(n))
+
+
+def test_negative_crops_are_the_detections_that_touch_no_piece(tmp_path: Path) -> None:
+    from vision.train.data import NOT_A_PIECE, build_negative_set
+
+    src = _source(tmp_path / "src", [(TILE, (100, 100, 180, 200)), (CORNER, (600, 400, 640, 450))])
+    finds = [
+        (110, 110, 170, 190),  # on the tile
+        (630, 440, 700, 500),  # overlaps the corner a little: still a piece, not taught as none
+        (900, 100, 960, 160),  # bare table
+        (300, 600, 340, 660),  # bare table
+    ]
+    out = build_negative_set([(src, "train")], _FixedDetector(finds), tmp_path / "neg.npz")
+    data = np.load(out)
+    assert data["x"].shape[0] == 2
+    assert (data["y"] == NOT_A_PIECE).all() and np.isnan(data["a"]).all()
+    assert (data["x"] == 60).all()  # both cut from the bare grey table
+
+
+def test_label_angles_follow_the_piece_and_turn_the_bottom_corner_round(tmp_path: Path) -> None:
+    import json
+    import math
+
+    from vision.train.data import label_angles
+
+    (tmp_path / "truth").mkdir()
+    turned = [[200, 100], [200, 160], [110, 160], [110, 100]]  # x axis pointing down: +90 deg
+    upright = [[0, 0], [50, 0], [50, 80], [0, 80]]
+    doc = {
+        "pieces": [{"uid": 0, "polygon": turned}, {"uid": 1, "polygon": upright}],
+        "labels": [
+            {"uid": 0, "region": "tl"},
+            {"uid": 0, "region": "br"},
+            {"uid": 1, "region": "face"},
+        ],
+    }
+    (tmp_path / "truth" / "p.json").write_text(json.dumps(doc))
+    angles = label_angles(tmp_path, Path("p.png"), 3)
+    np.testing.assert_allclose(angles, [math.pi / 2, -math.pi / 2, 0.0], atol=1e-6)
+    assert np.isnan(label_angles(tmp_path, Path("p.png"), 2)).all()  # labels disagree: unknown
+    assert np.isnan(label_angles(tmp_path, Path("other.png"), 1)).all()  # no truth: unknown
