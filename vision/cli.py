@@ -98,7 +98,8 @@ def _describe(result: Any) -> str:
         f"{len(result.melds)} melds ({result.timing_ms.get('total', 0):.0f} ms)"
     ]
     for k, meld in enumerate(result.melds, 1):
-        lines.append(f"  meld {k}: {meld.verdict.explain()}")
+        facing = f" (faces the {meld.facing} side)" if meld.facing else ""
+        lines.append(f"  meld {k}{facing}: {meld.verdict.explain()}")
     if result.unassigned:
         codes = " ".join(result.pieces[i].code for i in result.unassigned)
         lines.append(f"  not in a meld: {codes}")

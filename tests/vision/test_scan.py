@@ -63,6 +63,7 @@ def test_scan_json_contract(real: Path, capsys: pytest.CaptureFixture[str]) -> N
         assert sorted(used) == list(range(n))  # every piece once: in a meld or unassigned
         for meld in line["melds"]:
             assert set(meld["verdict"]) >= {"valid", "kind", "points", "problems", "reading"}
+            assert meld["facing"] in (None, "near", "left", "far", "right")
 
 
 def test_an_unreadable_photo_gives_an_error_line_and_the_run_goes_on(
