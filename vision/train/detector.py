@@ -35,7 +35,9 @@ def train_detector(
             return project / name / "weights" / "best.pt"
         except AssertionError:
             pass  # the run had finished: start a new one from its last weights
-    # a start checkpoint of the same design keeps every tensor (its class head too)
+    # a start checkpoint of the same design keeps every tensor (its class head too); ultralytics
+    # 8.4 drops a loaded checkpoint's weights unless ``pretrained`` is true (until session 3
+    # every phase here silently started from random weights)
     model = YOLO(str(start)) if start is not None else YOLO(cfg)
     model.train(
         data=str(data),
@@ -47,7 +49,7 @@ def train_detector(
         batch=batch,
         workers=1,
         device="cpu",
-        pretrained=False,
+        pretrained=start is not None,
         optimizer="AdamW",
         lr0=lr0,
         warmup_epochs=warmup_epochs,
