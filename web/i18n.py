@@ -205,6 +205,14 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "הוספת קלף",
         "Dodaj kartu",
     ),
+    "round.facing_away": (
+        "Laid facing the other side of the table",
+        "Calate verso l'altro lato del tavolo",
+        "Bajados hacia el otro lado de la mesa",
+        "מונחים לכיוון הצד השני של השולחן",
+        "Položene prema drugoj strani stola",
+    ),
+    "round.give_to": ("Move them to", "Spostale a", "Pasarlos a", "העברה אל", "Premjesti ih u"),
     "round.unassigned": (
         "Not in a meld",
         "Fuori dalle combinazioni",

@@ -151,3 +151,49 @@ def test_dispute_page_gives_the_verdict_and_can_i_add(server: str, page: object)
     p.locator("#verdict-title", has_text="Not valid").wait_for()  # type: ignore[attr-defined]
     assert "two wild cards: JK and 2S" in p.locator("#verdict-reason").inner_text()  # type: ignore[attr-defined]
     shot(p, "check")
+
+
+FAR_FIRST = """
+const realFetch = window.fetch;
+window.fetch = async (...args) => {
+  const answer = await realFetch(...args);
+  const photos = /\\/api\\/games\\/\\d+\\/photos$/;
+  if (!photos.test(String(args[0])) || answer.status !== 201) return answer;
+  const photo = await answer.json();
+  photo.scan.melds.forEach((meld, k) => { meld.facing = k === 0 ? "far" : "near"; });
+  const headers = { "Content-Type": "application/json" };
+  return new Response(JSON.stringify(photo), { status: 201, headers });
+};
+"""
+
+
+def test_melds_laid_for_the_other_side_can_be_moved_there(server: str, page: object) -> None:
+    """A whole-table photo: the scan says one meld faces the far side (the real scan of a real
+    photo, its facings set by the test); one tap gives that meld to the other side."""
+    p = page
+    # the page's own fetch, its photo answers rewritten as a scan of a whole table would come
+    p.add_init_script(FAR_FIRST)  # type: ignore[attr-defined]
+    p.goto(f"{server}/games/new")  # type: ignore[attr-defined]
+    p.select_option("#preset", "burako-003")  # type: ignore[attr-defined]
+    inputs = p.locator("#side-names input")  # type: ignore[attr-defined]
+    inputs.nth(0).fill("Ada")
+    inputs.nth(1).fill("Bo")
+    p.click("button[type=submit]")  # type: ignore[attr-defined]
+    p.wait_for_url(re.compile(r"/games/\d+$"))  # type: ignore[attr-defined]
+    p.click("#enter-round")  # type: ignore[attr-defined]
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    bo = p.locator(".side-card[data-side=Bo]")  # type: ignore[attr-defined]
+    ada.locator("input.photo-input").set_input_files(str(REAL_TILES))
+    away = ada.locator(".meld.away")
+    away.wait_for(timeout=60_000)
+    melds_before = ada.locator(".meld[data-meld]").count()
+    assert melds_before >= 2, "the real photo has melds on both sides of the test's split"
+    moved = away.locator("p").inner_text().split(": ", 1)[1].split()
+    assert bo.locator(".meld[data-meld]").count() == 0
+    away.locator("button.give-away", has_text="Bo").click()
+    assert ada.locator(".meld.away").count() == 0
+    assert ada.locator(".meld[data-meld]").count() == melds_before - 1
+    chips = bo.locator(".meld[data-meld] .chip[data-code]")
+    assert [chips.nth(i).get_attribute("data-code") for i in range(chips.count())] == moved
+    bo.locator(".meld[data-meld] .verdict-line").filter(has_text=re.compile(r"\w")).wait_for()
+    shot(p, "round-other-side")

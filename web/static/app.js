@@ -210,6 +210,7 @@ function roundPage() {
       took_pot: given ? !!given.took_pot : false,
       closed: given ? !!given.closed : false,
       photo: null,
+      away: [],
     });
   }
 
@@ -267,6 +268,13 @@ function roundPage() {
       }
       box.append(row);
     });
+    const away = (side.away || []).filter((meld) => side.melds.includes(meld) && meld.length);
+    if (away.length) {
+      const other = state.sides[1 - s].name;
+      box.append(el("div", { class: "meld away" },
+        el("p", { class: "small" }, `${t("round.facing_away")}: ${away.map((meld) => meld.map((i) => side.pieces[i].code).join(" ")).join(" · ")}`),
+        el("button", { type: "button", class: "give-away", onclick: () => giveAway(s) }, `${t("round.give_to")} ${other}`)));
+    }
     const loose = unassigned(side);
     if (loose.length) {
       const row = el("div", { class: "meld loose" }, el("p", { class: "small muted" }, t("round.unassigned")));
@@ -366,8 +374,36 @@ function roundPage() {
       if (!photo.scan) return;
       const base = side.pieces.length;
       for (const piece of photo.scan.pieces) side.pieces.push({ code: piece.code, box: piece.box });
-      for (const meld of photo.scan.melds) side.melds.push(meld.pieces.map((i) => base + i));
+      const added = photo.scan.melds.map((meld) => ({ meld: meld.pieces.map((i) => base + i), facing: meld.facing }));
+      for (const { meld } of added) side.melds.push(meld);
+      side.away = facingAway(added);
     });
+  }
+
+  /* A photo of the whole table (two sides): the melds laid facing the opposite way to most of
+     the photo's melds belong, most likely, to the other side. */
+  const FACINGS = ["near", "left", "far", "right"];
+  function facingAway(added) {
+    if (state.sides.length !== 2) return [];
+    const count = new Map();
+    for (const { facing } of added) if (facing) count.set(facing, (count.get(facing) || 0) + 1);
+    const [main] = [...count.entries()].sort((a, b) => b[1] - a[1])[0] || [];
+    if (!main) return [];
+    const opposite = FACINGS[(FACINGS.indexOf(main) + 2) % 4];
+    return added.filter(({ facing }) => facing === opposite).map(({ meld }) => meld);
+  }
+
+  function giveAway(s) {
+    const side = state.sides[s];
+    const other = state.sides[1 - s];
+    for (const meld of side.away) {
+      if (!side.melds.includes(meld)) continue;
+      other.melds.push(meld.map((i) => other.pieces.push({ code: side.pieces[i].code, box: null }) - 1));
+      for (const i of meld) side.pieces[i].deleted = true;
+    }
+    side.melds = side.melds.filter((meld) => !side.away.includes(meld));
+    side.away = [];
+    render();
   }
 
   function uploadHand(s, h, file) {
