@@ -125,3 +125,39 @@ def test_not_a_piece_competes_with_the_faces_of_the_detected_kind_only() -> None
     assert p_none[0] > 0.8 and p_none[1] < 0.2 and p_none[2] == 0
     np.testing.assert_allclose(faces.sum(axis=1), 1, atol=1e-6)  # faces stay a distribution
     assert faces[:, ~CARD_MASK].sum() == 0
+
+
+class _TwoLookClassifier(OnnxClassifier):
+    """A 'model' sure of a crop whose centre is red, unsure otherwise unless its top-left corner
+    is green (so: a crop with green at its bottom right, seen turned half round); it counts the
+    crops it reads."""
+
+    def __init__(self) -> None:
+        self.size, self.full, self.read_crops = 48, True, 0
+
+    def outputs(self, crops: np.ndarray) -> np.ndarray:
+        self.read_crops += len(crops)
+        out = np.zeros((len(crops), FULL_OUTPUTS), np.float32)
+        out[:, NOT_A_PIECE] = -9.0
+        card = np.flatnonzero(CARD_MASK)
+        sure = crops[:, 24, 24, 0] > 128
+        out[sure, card[0]] = 12.0  # sure: face 0
+        out[~sure, card[0]] = 1.0  # unsure between faces 0 and 1 ...
+        out[~sure, card[1]] = 1.2
+        turned = crops[:, 1, 1, 1] > 128  # ... until seen turned, when face 0 wins clearly
+        out[turned & ~sure, card[0]] = 8.0
+        return out
+
+
+def test_only_unsure_crops_get_a_second_look() -> None:
+    from vision.detections import Detections
+
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[10:40, 10:40, 0] = 255  # box 0: red -> sure at first sight
+    image[36:44, 136:144, 1] = 255  # box 1: dark, green beyond its bottom-right corner
+    boxes = np.array([[10, 10, 40, 40], [110, 10, 140, 40]], np.float32)
+    classifier = _TwoLookClassifier()
+    read = classifier.read(image, Detections.from_boxes(boxes, np.ones(2), np.zeros(2)))
+    assert classifier.read_crops == 3  # two crops as cut, one of them again
+    card = np.flatnonzero(CARD_MASK)
+    assert read.face_id.tolist() == [card[0], card[0]]  # the second look changed box 1's mind
