@@ -68,12 +68,8 @@ def shot(page: object, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
 
 
-def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
-    """Burako on a phone: photograph real tiles, correct a recognised tile, move it into a
-    typed meld, drop the rest of the photo's reading, save, see the totals."""
-    p = page
-    p.goto(f"{server}/")  # type: ignore[attr-defined]
-    p.click("#new-game")  # type: ignore[attr-defined]
+def burako_round_for_ada_and_bo(p: object) -> None:
+    """On the new-game page: a Burako game of Ada and Bo, then its first round's editor."""
     p.select_option("#preset", "burako-003")  # type: ignore[attr-defined]
     inputs = p.locator("#side-names input")  # type: ignore[attr-defined]
     inputs.nth(0).fill("Ada")
@@ -81,6 +77,15 @@ def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
     p.click("button[type=submit]")  # type: ignore[attr-defined]
     p.wait_for_url(re.compile(r"/games/\d+$"))  # type: ignore[attr-defined]
     p.click("#enter-round")  # type: ignore[attr-defined]
+
+
+def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
+    """Burako on a phone: photograph real tiles, correct a recognised tile, move it into a
+    typed meld, drop the rest of the photo's reading, save, see the totals."""
+    p = page
+    p.goto(f"{server}/")  # type: ignore[attr-defined]
+    p.click("#new-game")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
     ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
     ada.wait_for()
 
@@ -174,13 +179,7 @@ def test_melds_laid_for_the_other_side_can_be_moved_there(server: str, page: obj
     # the page's own fetch, its photo answers rewritten as a scan of a whole table would come
     p.add_init_script(FAR_FIRST)  # type: ignore[attr-defined]
     p.goto(f"{server}/games/new")  # type: ignore[attr-defined]
-    p.select_option("#preset", "burako-003")  # type: ignore[attr-defined]
-    inputs = p.locator("#side-names input")  # type: ignore[attr-defined]
-    inputs.nth(0).fill("Ada")
-    inputs.nth(1).fill("Bo")
-    p.click("button[type=submit]")  # type: ignore[attr-defined]
-    p.wait_for_url(re.compile(r"/games/\d+$"))  # type: ignore[attr-defined]
-    p.click("#enter-round")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
     ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
     bo = p.locator(".side-card[data-side=Bo]")  # type: ignore[attr-defined]
     ada.locator("input.photo-input").set_input_files(str(REAL_TILES))
