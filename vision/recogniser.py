@@ -11,9 +11,9 @@ ways up on a table, so the turned crop is a second look at the same face. Measur
 
 A model trained since session 3 has three more outputs after the 106 face logits:
 
-* "not a piece": the detector runs with a low floor for cards (it misses fewer corners) and the
-  classifier drops what it finds that is no piece at all (a pip, a court card's picture, a
-  card back, a score pad); trained on such detections mined from the synthetic scenes;
+* "not a piece": the classifier drops what the detector found that is no piece at all (a pip,
+  a court card's picture, a card back, a score pad); trained on such detections mined from the
+  scenes and the real tile photos;
 * the crop's up direction as (cos, sin) of its angle in the photo, from which the scanner tells
   which side of the table a meld faces. Each view's direction is turned back before the views
   are averaged.
@@ -108,10 +108,6 @@ class OnnxClassifier:
             )
         self.full = width == FULL_OUTPUTS
         """Whether the model has the "not a piece" and up outputs."""
-
-    @property
-    def reads_up(self) -> bool:
-        return self.full
 
     def outputs(self, crops: np.ndarray) -> np.ndarray:
         """Raw outputs: face logits, then "not a piece" and (cos, sin) of the up angle if the

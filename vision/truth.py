@@ -50,7 +50,7 @@ def read_synth_truth(path: Path) -> Truth:
     for b in boxes:
         seen.setdefault(b.uid, b.code)
     readable = set(seen)
-    up = {int(p["uid"]): _up_angle(p["polygon"]) for p in data.get("pieces", [])}
+    up = {int(p["uid"]): up_angle(p["polygon"]) for p in data.get("pieces", [])}
     melds = []
     uids = []
     facings = []
@@ -70,7 +70,7 @@ def read_synth_truth(path: Path) -> Truth:
     )
 
 
-def _up_angle(polygon: list[list[float]]) -> float:
+def up_angle(polygon: list[list[float]]) -> float:
     """A piece's up angle (as :mod:`vision.facing` takes it) from its polygon's first edge."""
     (x0, y0), (x1, y1) = polygon[:2]
     return math.atan2(y1 - y0, x1 - x0)

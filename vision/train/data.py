@@ -17,6 +17,7 @@ import numpy as np
 from vision.classes import COARSE, PIECES
 from vision.crops import CROP_SIZE, cut_crops
 from vision.detections import NUM_FACES
+from vision.truth import up_angle
 
 SPLITS = ("train", "val")
 EVAL_ONLY_PREFIXES = ("card-fans__",)
@@ -106,10 +107,9 @@ def label_angles(root: Path, image: Path, count: int) -> np.ndarray:
     labels = doc.get("labels", [])
     if len(labels) != count:
         return angles
-    polygons = {int(p["uid"]): p["polygon"] for p in doc["pieces"]}
+    up = {int(p["uid"]): up_angle(p["polygon"]) for p in doc["pieces"]}
     for k, label in enumerate(labels):
-        (x0, y0), (x1, y1) = polygons[int(label["uid"])][:2]
-        angle = math.atan2(y1 - y0, x1 - x0) + (math.pi if label.get("region") == "br" else 0.0)
+        angle = up[int(label["uid"])] + (math.pi if label.get("region") == "br" else 0.0)
         angles[k] = math.remainder(angle, 2 * math.pi)
     return angles
 
