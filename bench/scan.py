@@ -83,8 +83,9 @@ def compare_ultralytics(weights: Path, data: bytes, imgsz: int, n: int) -> None:
     from ultralytics import YOLO
 
     from vision.photo import read_photo
+    from vision.scanner import DECODE_MIN_SIDE
 
-    image = read_photo(data, min_side=1600).pixels[:, :, ::-1]
+    image = read_photo(data, min_side=DECODE_MIN_SIDE).pixels[:, :, ::-1]
     model = YOLO(str(weights))
     model.predict(image, imgsz=imgsz, device="cpu", verbose=False)
     times = []

@@ -145,10 +145,6 @@ class OnnxClassifier:
         """The crops read at each of ``views`` quarter turns, the views averaged."""
         return self._reading(self._views(crops, views), views)
 
-    def turned_logits(self, crops: np.ndarray, views: tuple[int, ...] = VIEWS) -> np.ndarray:
-        """Face logits averaged over the crops turned by each of ``views`` quarter turns."""
-        return self.turned_read(crops, views).logits
-
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
         """The detections that are pieces, with their face probabilities and up angles.
 

@@ -25,23 +25,23 @@ def test_a_crop_and_its_half_turn_read_the_same(scanner) -> None:  # type: ignor
     crops = _crops(1, 5, classifier.size)
     half_turned = np.ascontiguousarray(np.rot90(crops, 2, axes=(1, 2)))
     np.testing.assert_allclose(
-        classifier.turned_logits(crops), classifier.turned_logits(half_turned), atol=1e-4
+        classifier.turned_read(crops).logits, classifier.turned_read(half_turned).logits, atol=1e-4
     )
     # a single view is not symmetric: the averaging is what makes the two agree
     assert not np.allclose(
-        classifier.turned_logits(crops, (0,)),
-        classifier.turned_logits(half_turned, (0,)),
+        classifier.turned_read(crops, (0,)).logits,
+        classifier.turned_read(half_turned, (0,)).logits,
         atol=1e-2,
     )
 
 
-def test_turned_logits_average_the_views(scanner) -> None:  # type: ignore[no-untyped-def]
+def test_turned_reading_averages_the_views(scanner) -> None:  # type: ignore[no-untyped-def]
     classifier = scanner.classifier
     crops = _crops(2, 3, classifier.size)
     turned = [np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in (0, 1)]
     views = [classifier.logits(c) for c in turned]
     np.testing.assert_allclose(
-        classifier.turned_logits(crops, (0, 1)), (views[0] + views[1]) / 2, atol=1e-4
+        classifier.turned_read(crops, (0, 1)).logits, (views[0] + views[1]) / 2, atol=1e-4
     )
 
 

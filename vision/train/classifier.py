@@ -124,15 +124,14 @@ def _outputs(net: object, x: np.ndarray) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, OUTPUTS), np.float32)
 
 
-def evaluate(net: object, x: np.ndarray, y: np.ndarray) -> float:
-    """Pieces: top-1 accuracy within the crops' own kind, a crop the net calls "not a piece"
-    counting as wrong. Crops of no piece: the share the net calls "not a piece" as a card and
-    as a tile alike."""
+def evaluate(out: np.ndarray, y: np.ndarray) -> float:
+    """From the net's outputs ``out`` for crops of faces ``y``. Pieces: top-1 accuracy within
+    the crops' own kind, a crop the net calls "not a piece" counting as wrong. Crops of no
+    piece: the share the net calls "not a piece" as a card and as a tile alike."""
     from vision.recogniser import CARD_MASK, DROP, piece_probabilities
 
-    if not len(x):
+    if not len(out):
         return float("nan")
-    out = _outputs(net, x)
     logits, none = out[:, :NUM_FACES], out[:, NOT_A_PIECE]
     pieces = y < NUM_FACES
     if not pieces.any():
@@ -143,13 +142,14 @@ def evaluate(net: object, x: np.ndarray, y: np.ndarray) -> float:
     return float(((faces.argmax(1) == y) & (p_none <= DROP))[pieces].mean())
 
 
-def evaluate_turn(net: object, x: np.ndarray, angles: np.ndarray) -> float:
-    """Share of the crops with a known angle whose up direction is read within 45 degrees."""
+def evaluate_turn(out: np.ndarray, angles: np.ndarray) -> float:
+    """From the net's outputs ``out``: the share of the crops with a known angle whose up
+    direction is read within 45 degrees."""
     known = np.isfinite(angles)
     if not known.any():
         return float("nan")
-    out = _outputs(net, x[known])
-    read = np.arctan2(out[:, UP][:, 1], out[:, UP][:, 0])
+    up = out[known][:, UP]
+    read = np.arctan2(up[:, 1], up[:, 0])
     error = np.angle(np.exp(1j * (read - angles[known])))
     return float((np.abs(error) < np.pi / 4).mean())
 
@@ -251,14 +251,12 @@ def train_classifier(
             total += float(loss.detach())
             if s % 50 == 0:
                 print(f"  step {s}/{steps} loss {float(loss.detach()):.3f}", flush=True)
-        metrics = {k: evaluate(net, d["x"], d["y"]) for k, d in vals.items()}
-        metrics.update(
-            {
-                f"{k}_turn": evaluate_turn(net, d["x"], _angles_of(d))
-                for k, d in vals.items()
-                if np.isfinite(_angles_of(d)).any()
-            }
-        )
+        metrics = {}  # one forward pass per validation set
+        for k, d in vals.items():
+            outputs, angles = _outputs(net, d["x"]), _angles_of(d)
+            metrics[k] = evaluate(outputs, d["y"])
+            if np.isfinite(angles).any():
+                metrics[f"{k}_turn"] = evaluate_turn(outputs, angles)
         print(
             f"epoch {epoch + 1}/{epochs} loss {total / steps:.3f} "
             + " ".join(f"{k} {v:.4f}" for k, v in metrics.items())

@@ -198,13 +198,14 @@ def build_negative_set(
     pattern on the cloth are what this set holds.
     """
     from vision.photo import read_photo
+    from vision.scanner import DECODE_MIN_SIDE
 
     xs: list[np.ndarray] = []
     for root, split in sources:
         for k, (image_path, label) in enumerate(_label_files(root, split)):
             if k % every:
                 continue
-            photo = read_photo(image_path, None, 1600)
+            photo = read_photo(image_path, None, DECODE_MIN_SIDE)
             image = photo.pixels
             found = detector.detect(image)  # type: ignore[attr-defined]
             if not len(found):

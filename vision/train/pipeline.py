@@ -97,20 +97,22 @@ NEGATIVES = (
     ("real", "train", 2),
 )
 """Where "not a piece" crops are mined: (set, split, every n-th photo)."""
-NEGATIVE_CONF = 0.08
-"""The detector's floor when mining: below the scanner's, so what it may ever meet is seen."""
+NEGATIVE_CONF = (0.08, 0.2)
+"""The detector's floors (cards, tiles) when mining, below the scanner's (0.2, 0.35) so that
+what it may ever meet is seen; its other settings are the served ones (``scanner.json``)."""
 
 
 def build_negatives() -> None:
     """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``)."""
     from vision.crops import CROP_SIZE
-    from vision.detector import OnnxDetector
+    from vision.scanner import Scanner
     from vision.train.data import build_negative_set
 
     if not (MODELS / "detector.onnx").exists():
         print("no detector yet: the classifier trains without 'not a piece' crops", flush=True)
         return
-    detector = OnnxDetector(MODELS / "detector.onnx", SERVE_IMGSZ, NEGATIVE_CONF, 0.3, 32)
+    cards, tiles = NEGATIVE_CONF
+    detector = Scanner.load(MODELS, conf=cards, conf_tiles=tiles).detector
     for name, split, every in NEGATIVES:
         out = DATA / f"crops{CROP_SIZE}" / f"negatives_{name}_{split}.npz"
         if not out.exists():
