@@ -87,7 +87,7 @@ def _decode(data: bytes, source: str | None, min_side: int) -> Photo:
     except (OSError, SyntaxError, ValueError) as error:
         if isinstance(error, UnreadablePhotoError):
             raise
-        raise UnreadablePhotoError(f"broken image: {error}", source) from None
+        raise UnreadablePhotoError(f"the photo is damaged or truncated ({error})", source) from None
     if rgb.ndim != 3 or rgb.shape[0] < 8 or rgb.shape[1] < 8:
         raise UnreadablePhotoError(f"image too small: {rgb.shape[1]}x{rgb.shape[0]}", source)
     return Photo(np.ascontiguousarray(rgb), full[0], full[1])

@@ -20,7 +20,7 @@ from scorer.melds import as_pieces
 from web import recognition, store
 from web.db import get_db
 from web.errors import UnsupportedMediaError, WebError
-from web.photos import inspect_photo, new_photo_id, save_photo
+from web.photos import UnreadablePhotoError, inspect_photo, new_photo_id, save_photo
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -146,7 +146,7 @@ def _upload() -> tuple[bytes, str, Rules | None]:
 @bp.post("/scan")
 def scan() -> Response:
     data, kind, rules = _upload()
-    inspect_photo(data)
+    inspect_photo(data, decode=False)  # the scanner's own decode refuses a damaged photo
     return jsonify(recognition.scan(data, kind, rules))
 
 
@@ -229,17 +229,21 @@ def delete_round(game_id: int, number: int) -> Response:
 def add_photo(game_id: int) -> tuple[Response, int]:
     """Keep a photo with the game, and recognise it when the model is there."""
     data, kind, _ = _upload()
-    info = inspect_photo(data)
+    recognise = recognition.available(current_app)
+    # with the model here the scanner's decode is the full check (one decode, not two)
+    info = inspect_photo(data, decode=not recognise)
     stored = store.load_game(get_db(), game_id)
     side = request.form.get("side")
     if side is not None and side not in stored.game.sides:
         raise WebError(f"unknown side {side!r}")
     result = None
     error = None
-    if recognition.available(current_app):
+    if recognise:
         try:
             result = recognition.scan(data, kind, stored.rules)
-        except WebError as failure:
+        except UnreadablePhotoError:
+            raise  # a damaged photo is refused and not kept
+        except WebError as failure:  # busy: the photo is kept, the scan can be retried
             error = failure.message
     photo_id = new_photo_id()
     filename = save_photo(current_app.config["PHOTOS"], photo_id, info, data)

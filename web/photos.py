@@ -13,7 +13,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 
 from web.errors import WebError
 
@@ -38,8 +38,17 @@ class PhotoInfo:
     """Size after the EXIF orientation is applied."""
 
 
-def inspect_photo(data: bytes) -> PhotoInfo:
-    """Check an upload fully (decoding every pixel) and describe it."""
+_TURNED = (5, 6, 7, 8)
+"""EXIF orientations that swap width and height."""
+
+
+def inspect_photo(data: bytes, *, decode: bool = True) -> PhotoInfo:
+    """Check an upload and describe it.
+
+    With ``decode`` every pixel is decoded, so a truncated file is refused here; without it
+    only the headers are read (format, size, orientation), for a caller that decodes the photo
+    anyway and refuses it there: ``/api/scan``, whose scanner's decode is the check.
+    """
     if not data:
         raise UnreadablePhotoError("the photo is empty")
     head = data[:32]
@@ -59,9 +68,10 @@ def inspect_photo(data: bytes) -> PhotoInfo:
                         f"the photo claims {width}x{height} pixels: more than meldcam reads "
                         f"({MAX_PIXELS // 1_000_000} MP)"
                     )
-                image.load()  # decode everything: a truncated file fails here
-                oriented = ImageOps.exif_transpose(image)
-                width, height = oriented.size
+                if decode:
+                    image.load()  # decode everything: a truncated file fails here
+                if image.getexif().get(0x0112, 1) in _TURNED:
+                    width, height = height, width
     except UnreadablePhotoError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):

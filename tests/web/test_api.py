@@ -15,6 +15,19 @@ from PIL import Image
 
 from web.cli import main as cli_main
 
+REAL_TILES = (
+    Path(__file__).resolve().parents[3]
+    / "shared/realdata/rummikub-tiles/images/rummy-16_jpeg.rf.6bdaf799147636e1bcce30f01cf63c4a.jpg"
+)
+
+
+def big_jpeg() -> bytes:
+    """The real tile photo scaled to 2400x2400: the scanner decodes it at a reduced JPEG scale."""
+    out = io.BytesIO()
+    Image.open(REAL_TILES).convert("RGB").resize((2400, 2400)).save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
 PURE_RUN = ["7H", "8H", "9H", "10H", "JH", "QH", "KH"]
 
 
@@ -274,6 +287,7 @@ def test_photo_is_kept_with_the_game_under_a_generated_name(
         (b"", "the photo is empty"),
         (b"this is not an image at all", "not an image"),
         (jpeg()[:200], "damaged or truncated"),
+        (big_jpeg()[:400_000], "damaged or truncated"),  # refused by the scanner's decode
         (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
     ],
 )
@@ -294,6 +308,34 @@ def test_upload_over_the_limit_is_413(tmp_path: Path) -> None:
         "/api/scan", data={"photo": (io.BytesIO(b"x" * 20_000), "big.jpg")}
     )
     assert response.status_code == 413 and "larger than" in response.json["error"]
+
+
+def test_scan_reads_a_real_photo_with_the_bundled_model(client: FlaskClient) -> None:
+    response = client.post(
+        "/api/scan", data={"photo": (io.BytesIO(big_jpeg()), "t.jpg"), "kind": "tiles"}
+    )
+    assert response.status_code == 200, response.json
+    body = response.json
+    assert "path" not in body and (body["width"], body["height"]) == (2400, 2400)
+    assert len(body["pieces"]) >= 10 and body["melds"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "the photo is empty"),
+        (b"this is not an image at all", "not an image"),
+        (big_jpeg()[:400_000], "damaged or truncated"),  # headers intact, pixels cut short
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
+    ],
+    ids=["empty", "not-an-image", "truncated", "heic"],
+)
+def test_scan_refuses_an_unreadable_photo_with_a_reason(
+    client: FlaskClient, data: bytes, message: str
+) -> None:
+    """/api/scan reads only the headers itself: the scanner's decode must refuse the rest."""
+    response = client.post("/api/scan", data={"photo": (io.BytesIO(data), "x.jpg")})
+    assert response.status_code == 400 and message in response.json["error"], response.json
 
 
 def test_scan_without_photo_field(client: FlaskClient) -> None:
