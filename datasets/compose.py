@@ -101,6 +101,18 @@ def _line_kernel(d: tuple[float, float]) -> tuple[np.ndarray, tuple[int, int]]:
     return kernel, (ax, ay)
 
 
+def _shift(a: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """``a`` moved by (dx, dy) whole pixels, zeros where nothing moved in."""
+    h, w = a.shape[:2]
+    out = np.zeros_like(a)
+    if abs(dx) >= w or abs(dy) >= h:
+        return out
+    out[max(0, dy) : h + min(0, dy), max(0, dx) : w + min(0, dx)] = a[
+        max(0, -dy) : h - max(0, dy), max(0, -dx) : w - max(0, dx)
+    ]
+    return out
+
+
 def _bbox(pts: np.ndarray, pad: float, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
     x0 = max(0, math.floor(pts[:, 0].min() - pad))
     y0 = max(0, math.floor(pts[:, 1].min() - pad))
@@ -174,9 +186,8 @@ def _paint_one(
         body_a = face_a
     region = canvas[y0:y1, x0:x1]
     if p.shadow > 0:
-        m = np.float32([[1, 0, sd[0]], [0, 1, sd[1]]])
-        shadow = cv2.warpAffine(body_a, m, (rw, rh))
-        shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
+        # blurred, then shifted by whole pixels: the half pixel lost is far under the blur
+        shadow = _shift(cv2.GaussianBlur(body_a, (0, 0), blur), round(sd[0]), round(sd[1]))
         keep = 1.0 - p.shadow * shadow
         region[:] = cv2.blendLinear(region, region, keep, np.zeros_like(keep))
     if raised and p.side_colour is not None:

@@ -48,14 +48,18 @@ def hand_shadow(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 def glare(rng: np.random.Generator, w: int, h: int, glossy: np.ndarray) -> np.ndarray:
-    """An additive specular highlight on glossy pieces (float32, 0..~120)."""
+    """An additive specular highlight on glossy pieces (float32, 0..~120), ``w`` x ``h``.
+
+    ``glossy`` (0..1) may be smaller than the photo (the scene gives it at half size): the
+    highlight is made at its size and scaled up once, as it is soft anyway."""
     small = np.zeros((h // 4, w // 4), np.float32)
     cx, cy = rng.uniform(0.1, 0.9) * w / 4, rng.uniform(0.1, 0.9) * h / 4
     axes = (int(rng.uniform(0.04, 0.18) * w / 4) + 1, int(rng.uniform(0.03, 0.12) * h / 4) + 1)
     cv2.ellipse(small, (int(cx), int(cy)), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
     small = cv2.GaussianBlur(small, (0, 0), max(axes) / 2)
-    field = cv2.resize(small, (w, h)) * rng.uniform(40, 110)
-    return field * glossy
+    gh, gw = glossy.shape[:2]
+    field = cv2.resize(small, (gw, gh)) * rng.uniform(40, 110)
+    return cv2.resize(field * glossy, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def white_balance(rng: np.random.Generator) -> np.ndarray:
@@ -115,7 +119,8 @@ def chroma_noise(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 def photo(
     rng: np.random.Generator, img: np.ndarray, glossy: Callable[[], np.ndarray]
 ) -> np.ndarray:
-    """Turn a clean render into a phone photo (before JPEG); ``glossy`` gives the shiny areas."""
+    """Turn a clean render into a phone photo (before JPEG); ``glossy`` gives the shiny areas
+    (0..1, float32, the photo's size or smaller)."""
     h, w = img.shape[:2]
     # the slowly varying gains (light, shadow, white balance) are combined at a quarter of the
     # size and scaled up once: one full-size multiply instead of one per effect

@@ -13,6 +13,15 @@ from datasets.tiles import TileSet, tile_thickness
 from vision.classes import RANKS, Face, PieceKind
 
 
+def _fit(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``img`` resized to ``size``: area averaging when it shrinks by 2 or more, bilinear when
+    less (the same picture within ~37 dB PSNR there, and 4-8x cheaper than OpenCV's area
+    resize at a fractional ratio)."""
+    if img.shape[0] < 2 * size[1]:
+        return cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+
+
 def _flip_box(b: Box) -> Box:
     return (1 - b[2], 1 - b[3], 1 - b[0], 1 - b[1])
 
@@ -33,7 +42,7 @@ class CardKit:
     def _cell(self, r: int, c: int) -> np.ndarray:
         if (r, c) not in self.cache:
             face = self.deck.face(r, c)
-            self.cache[(r, c)] = cv2.resize(face, self.size, interpolation=cv2.INTER_AREA)
+            self.cache[(r, c)] = _fit(face, self.size)
         return self.cache[(r, c)]
 
     def sprite(self, face: Face, red_joker: bool = False) -> np.ndarray:
@@ -66,7 +75,7 @@ class TileKit:
         return max(6, round(w * self.height / h)), self.height
 
     def _resize(self, img: np.ndarray) -> np.ndarray:
-        return cv2.resize(img, self.size, interpolation=cv2.INTER_AREA)
+        return _fit(img, self.size)
 
     def sprite(self, face: Face, red_joker: bool = False) -> np.ndarray:
         key = (face.code, red_joker)

@@ -232,7 +232,7 @@ def _canvas_bounds(
 def _glossy(
     comp: Composite, placements: list[Placement], to_image: np.ndarray, image_size: tuple[int, int]
 ) -> np.ndarray:
-    """Where the photo shows shiny pieces (0..1), worked out at half resolution."""
+    """Where the photo shows shiny pieces (0..1), at half the photo's resolution."""
     lut = np.zeros(len(placements) + 1, np.uint8)
     for p in placements:
         if p.info.get("kind") in ("card", "back", "tile"):
@@ -241,7 +241,7 @@ def _glossy(
     half = np.diag([0.5, 0.5, 1.0]) @ to_image @ np.diag([2.0, 2.0, 1.0])
     small = (image_size[0] // 2, image_size[1] // 2)
     warped = cv2.warpPerspective(mask, half, small, flags=cv2.INTER_NEAREST)
-    return cv2.resize(warped, image_size).astype(np.float32) / 255.0
+    return warped.astype(np.float32) / 255.0
 
 
 def _clipped_fraction(poly: np.ndarray, size: tuple[int, int]) -> tuple[float, np.ndarray | None]:
