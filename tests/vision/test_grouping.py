@@ -73,6 +73,27 @@ def test_two_identical_cards_of_two_decks_stay_two() -> None:
     assert g.melds == ((0, 1, 2, 3),)
 
 
+def _far_corner_inside_another_column(up_far: float) -> grouping.Grouping:
+    """7H in the middle of one column; a 7H index in the middle of the next column lies at its
+    down-right diagonal (41 degrees, 4.6 index sizes away), read with up angle ``up_far``."""
+    boxes = [*_column(100, 100, ["5H", "7H", "9H"]), *_column(190, 180, ["QS", "7H", "KD"])]
+    up = np.array([0.0, 0.0, 0.0, np.nan, up_far, np.nan])
+    return grouping.group(*_arrays(boxes), up)
+
+
+def test_opposite_up_angles_at_the_diagonal_make_two_corners_one_card() -> None:
+    # neither 7H ends its chain nor lies alone: only the read up angles can tell
+    g = _far_corner_inside_another_column(np.pi)
+    assert len(g.pieces) == 5 and (1, 4) in g.pieces
+    assert _far_corner_inside_another_column(np.pi - 0.5).pieces == g.pieces  # 29 degrees off
+
+
+def test_same_up_angles_keep_two_identical_cards_of_two_decks_apart() -> None:
+    for up in (0.0, np.pi / 2, np.nan):  # same way up, a quarter off, or not read
+        g = _far_corner_inside_another_column(up)
+        assert len(g.pieces) == 6, up
+
+
 def test_neighbouring_columns_are_separate_melds_in_order() -> None:
     boxes = [*_column(100, 100, ["3C", "4C", "5C"]), *_column(190, 100, ["9D", "9S", "9H"])]
     g = grouping.group(*_arrays(boxes))
