@@ -4,8 +4,10 @@ Per photo, the predicted pieces (one per physical piece) and the true pieces are
 multisets of codes: true positives are the common part, so a misread counts once as a false
 positive and once as a false negative. Boxes are matched by IoU only to list the confusions.
 Meld exact match: a true meld counts when one predicted meld has the same codes in the same
-order (or reversed). Facing: of the melds matched exactly whose true facing is known, the share
-the scanner says face the right side of the table.
+order (or reversed); meld precision: the share of predicted melds that are a true meld so.
+Hands and discard piles (where the truth marks them): of their pieces the scanner found, the
+share it put in a meld (they should stay unassigned). Facing: of the melds matched exactly
+whose true facing is known, the share the scanner says face the right side of the table.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from vision.scanner import Scanner
 from vision.truth import Truth, read_synth_truth, read_yolo_truth
 
 IOU_MATCH = 0.4
+LOOSE_AREAS = ("hand", "discard")
+"""Truth areas whose pieces are no meld."""
 
 
 @dataclass
@@ -38,6 +42,10 @@ class Report:
     melds_exact: int = 0
     facing_known: int = 0
     facing_right: int = 0
+    melds_found: int = 0
+    melds_found_true: int = 0
+    loose_found: Counter[str] = field(default_factory=Counter)
+    loose_in_melds: Counter[str] = field(default_factory=Counter)
     ms: list[float] = field(default_factory=list)
 
     def add(self, truth: Truth, result: ScanResult, dedupe_truth: bool = False) -> None:
@@ -59,10 +67,23 @@ class Report:
                 found[codes] = found[codes[::-1]] = meld.facing
             self.melds_true += len(truth.melds)
             self.melds_exact += sum(m in found for m in truth.melds)
+            true_melds = set(truth.melds) | {m[::-1] for m in truth.melds}
+            self.melds_found += len(result.melds)
+            self.melds_found_true += sum(
+                tuple(result.pieces[i].code for i in m.pieces) in true_melds for m in result.melds
+            )
             for m, side in zip(truth.melds, truth.meld_facing, strict=False):
                 if m in found and side is not None:
                     self.facing_known += 1
                     self.facing_right += found[m] == side
+
+        if truth.areas:
+            in_meld = {i for m in result.melds for i in m.pieces}
+            for j, uid in _match_uids(truth, result).items():
+                area = truth.areas.get(uid, "")
+                if area in LOOSE_AREAS:
+                    self.loose_found[area] += 1
+                    self.loose_in_melds[area] += j in in_meld
 
     @staticmethod
     def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
@@ -101,6 +122,13 @@ class Report:
                 round(self.melds_exact / self.melds_true, 4) if self.melds_true else None
             ),
             "melds": self.melds_true,
+            "meld_precision": (
+                round(self.melds_found_true / self.melds_found, 4) if self.melds_found else None
+            ),
+            "loose_in_melds": {
+                area: {"found": n, "in_melds": self.loose_in_melds[area]}
+                for area, n in sorted(self.loose_found.items())
+            },
             "facing_right": (
                 round(self.facing_right / self.facing_known, 4) if self.facing_known else None
             ),
@@ -122,6 +150,13 @@ class Report:
                 f"meld exact match: {self.melds_exact}/{self.melds_true} "
                 f"= {self.melds_exact / self.melds_true:.3f}"
             )
+        if self.melds_found:
+            lines.append(
+                f"meld precision: {self.melds_found_true}/{self.melds_found} predicted melds "
+                f"are true melds = {self.melds_found_true / self.melds_found:.3f}"
+            )
+        for area, n in sorted(self.loose_found.items()):
+            lines.append(f"{area} pieces put in melds: {self.loose_in_melds[area]}/{n}")
         if self.facing_known:
             lines.append(
                 f"facing the right side: {self.facing_right}/{self.facing_known} exact melds "
@@ -154,6 +189,22 @@ def _match_boxes(truth: Truth, result: ScanResult) -> list[tuple[str, str]]:
         iou[i, :] = 0
         iou[:, j] = 0
     return pairs
+
+
+def _match_uids(truth: Truth, result: ScanResult) -> dict[int, int]:
+    """Predicted piece index -> the true physical piece (uid) its box overlaps best."""
+    if not truth.boxes or not result.pieces:
+        return {}
+    iou = _iou(
+        np.array([b.box for b in truth.boxes], np.float32),
+        np.array([p.box for p in result.pieces], np.float32),
+    )
+    out = {}
+    for j in range(iou.shape[1]):
+        i = int(iou[:, j].argmax())
+        if iou[i, j] >= IOU_MATCH and truth.boxes[i].uid >= 0:
+            out[j] = truth.boxes[i].uid
+    return out
 
 
 def iter_truths(src: Path, split: str) -> Iterator[Truth]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +32,8 @@ class Truth:
     meld_uids: tuple[tuple[int, ...], ...]
     meld_facing: tuple[str | None, ...] = ()
     """Per meld, the side it faces (from its pieces' true angles), when the truth says."""
+    areas: dict[int, str] = field(default_factory=dict)
+    """Per physical piece (uid), where it lies when the truth says: meld, hand, discard..."""
 
 
 def read_synth_truth(path: Path) -> Truth:
@@ -51,6 +53,7 @@ def read_synth_truth(path: Path) -> Truth:
         seen.setdefault(b.uid, b.code)
     readable = set(seen)
     up = {int(p["uid"]): up_angle(p["polygon"]) for p in data.get("pieces", [])}
+    areas = {int(p["uid"]): str(p["area"]) for p in data.get("pieces", []) if p.get("area")}
     melds = []
     uids = []
     facings = []
@@ -67,6 +70,7 @@ def read_synth_truth(path: Path) -> Truth:
         tuple(melds),
         tuple(uids),
         tuple(facings),
+        areas,
     )
 
 

@@ -1,0 +1,81 @@
+"""``meldcam eval``'s arithmetic on a hand-made truth and scan (no model): what the figures mean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scorer import PieceKind, Rules, validate_meld
+from vision.evaluate import Report
+from vision.result import ScannedMeld, ScannedPiece, ScanResult
+from vision.truth import Truth, TruthBox
+
+RULES = Rules.default(PieceKind.CARDS)
+
+
+def _box(k: int) -> tuple[float, float, float, float]:
+    return (100.0 * k, 0.0, 100.0 * k + 40, 60.0)
+
+
+def _truth() -> Truth:
+    """A run 5H 6H 7H (uids 0-2), a discard pile 9C KD (uids 3-4)."""
+    codes = ["5H", "6H", "7H", "9C", "KD"]
+    boxes = tuple(TruthBox(c, False, _box(k), k) for k, c in enumerate(codes))
+    areas = {0: "meld", 1: "meld", 2: "meld", 3: "discard", 4: "discard"}
+    return Truth(
+        Path("x.jpg"), boxes, tuple(codes), (("5H", "6H", "7H"),), ((0, 1, 2),), ("near",), areas
+    )
+
+
+def _scan(codes: list[str], melds: list[list[int]], at: list[int] | None = None) -> ScanResult:
+    at = at if at is not None else list(range(len(codes)))
+    pieces = tuple(ScannedPiece(c, _box(k), 0.9, "card") for c, k in zip(codes, at, strict=True))
+    scanned = tuple(
+        ScannedMeld(
+            tuple(m),
+            validate_meld([codes[i] for i in m], RULES),
+            facing="near",
+        )
+        for m in melds
+    )
+    used = {i for m in melds for i in m}
+    rest = tuple(i for i in range(len(codes)) if i not in used)
+    return ScanResult("x.jpg", 800, 600, "cards", pieces, scanned, rest, {"total": 10.0})
+
+
+def test_a_perfect_scan_scores_one_everywhere() -> None:
+    report = Report("cards")
+    report.add(_truth(), _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]]))
+    assert report.overall == (1.0, 1.0, 1.0)
+    out = report.to_json()
+    assert out["meld_exact_match"] == 1.0 and out["meld_precision"] == 1.0
+    assert out["facing_right"] == 1.0
+    assert out["loose_in_melds"] == {"discard": {"found": 2, "in_melds": 0}}
+
+
+def test_a_misread_counts_once_as_false_positive_and_once_as_false_negative() -> None:
+    report = Report("cards")
+    report.add(_truth(), _scan(["5H", "6D", "7H", "9C", "KD"], [[0, 1, 2]]))
+    p, r, f = report.overall
+    assert p == pytest.approx(4 / 5) and r == pytest.approx(4 / 5) and f == pytest.approx(4 / 5)
+    assert report.confusion[("6H", "6D")] == 1
+    assert report.to_json()["meld_exact_match"] == 0.0  # the meld's codes differ
+
+
+def test_a_discard_pile_taken_for_a_meld_lowers_meld_precision_not_exact_match() -> None:
+    report = Report("cards")
+    report.add(_truth(), _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2], [3, 4]]))
+    out = report.to_json()
+    assert out["meld_exact_match"] == 1.0
+    assert out["meld_precision"] == 0.5
+    assert out["loose_in_melds"] == {"discard": {"found": 2, "in_melds": 2}}
+
+
+def test_a_missed_piece_is_a_false_negative_and_breaks_its_meld() -> None:
+    report = Report("cards")
+    report.add(_truth(), _scan(["5H", "7H", "9C", "KD"], [[0, 1]], at=[0, 2, 3, 4]))
+    p, r, _ = report.overall
+    assert p == 1.0 and r == pytest.approx(4 / 5)
+    assert report.fn["6H"] == 1
+    assert report.to_json()["meld_exact_match"] == 0.0
