@@ -15,7 +15,13 @@
    than ``HAND_TURN_DEG`` from end to end while its index boxes change shape (the corners
    rotate) is a hand, not a meld. Measured on 3,426 synthetic melds and 691 hand fans (truth
    boxes): 4 melds taken for hands, 257 hands found; the other hands, nearly straight, stay melds.
-4. Chains of at least ``MIN_MELD`` pieces are melds; the rest (discard pile, stray pieces,
+4. **Piles**: a meld is laid neatly, every piece the same way up; a discard pile or a hand
+   thrown down is not. A chain whose pieces' read up angles spread (circular standard
+   deviation) more than ``PILE_SPREAD_DEG`` is no meld. Measured on 804 chains the scanner made
+   of 140 synthetic card photos: 0 of 159 true melds spread that much, 36 of 157 chains holding
+   hand or discard-pile cards did (and 88 of 488 other wrong chains); at 20 degrees 3 true melds
+   would have been lost.
+5. Chains of at least ``MIN_MELD`` pieces are melds; the rest (discard pile, stray pieces,
    pairs) are unassigned.
 """
 
@@ -41,6 +47,8 @@ HAND_MIN = 4
 HAND_TURN_DEG = 45.0
 HAND_SHAPE_CV = 0.12
 """A hand's index boxes vary in aspect (coefficient of variation) above this; a meld's do not."""
+PILE_SPREAD_DEG = 30.0
+"""A chain whose read up angles spread more than this (circular std) is a pile, not a meld."""
 OPPOSITE_TOL_DEG = 40.0
 """A card's two corner indexes are printed half a turn apart: two same-code corners whose read
 up angles are within this of opposite may be one card."""
@@ -268,12 +276,23 @@ def group(
         if not is_tile[shown[chain[0]]] and is_hand(centres[shown[chain]], sizes[shown[chain]]):
             hands.append(tuple(chain))
             unassigned.extend(chain)
+        elif up is not None and angle_spread(up[shown[chain]]) > PILE_SPREAD_DEG:
+            unassigned.extend(chain)
         elif len(chain) >= MIN_MELD:
             melds.append(tuple(chain))
         else:
             unassigned.extend(chain)
     melds.sort(key=lambda m: (centres[shown[m[0]], 1], centres[shown[m[0]], 0]))
     return Grouping(tuple(pieces), tuple(melds), tuple(sorted(unassigned)), tuple(hands))
+
+
+def angle_spread(angles: np.ndarray) -> float:
+    """Circular standard deviation in degrees of the finite ``angles`` (radians); 0 if < 2."""
+    a = angles[np.isfinite(angles)]
+    if len(a) < 2:
+        return 0.0
+    length = float(abs(np.exp(1j * a.astype(np.float64)).mean()))
+    return math.degrees(math.sqrt(max(0.0, -2.0 * math.log(max(length, 1e-12)))))
 
 
 def is_hand(centres: np.ndarray, sizes: np.ndarray) -> bool:

@@ -94,6 +94,21 @@ def test_same_up_angles_keep_two_identical_cards_of_two_decks_apart() -> None:
         assert len(g.pieces) == 6, up
 
 
+def test_a_chain_of_pieces_lying_every_way_is_a_pile_not_a_meld() -> None:
+    boxes = _column(100, 100, ["9C", "KD", "4H"])
+    neat = grouping.group(*_arrays(boxes), np.radians([2.0, -3.0, 1.0]))
+    thrown = grouping.group(*_arrays(boxes), np.radians([0.0, 50.0, -45.0]))
+    assert neat.melds == ((0, 1, 2),) and neat.unassigned == ()
+    assert thrown.melds == () and thrown.unassigned == (0, 1, 2)
+
+
+def test_angle_spread_is_the_circular_standard_deviation() -> None:
+    assert grouping.angle_spread(np.radians([10.0, 10.0, 10.0])) == pytest.approx(0.0, abs=1e-3)
+    # across the +-180 degree seam: 178 and -178 are 4 degrees apart, not 356
+    assert grouping.angle_spread(np.radians([178.0, -178.0])) == pytest.approx(2.0, abs=0.01)
+    assert grouping.angle_spread(np.array([0.3, np.nan])) == 0.0
+
+
 def test_neighbouring_columns_are_separate_melds_in_order() -> None:
     boxes = [*_column(100, 100, ["3C", "4C", "5C"]), *_column(190, 100, ["9D", "9S", "9H"])]
     g = grouping.group(*_arrays(boxes))
