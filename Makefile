@@ -59,7 +59,7 @@ $(STAMP_PIP): pyproject.toml | $(BIN)/python
 
 apt: $(STAMP_APT)
 
-$(STAMP_APT): | $(BIN)/python
+$(STAMP_APT): Makefile | $(BIN)/python
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \

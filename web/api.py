@@ -139,7 +139,11 @@ def _upload() -> tuple[bytes, str, Rules | None]:
     spec = request.form.get("rules")
     rules = None
     if spec:
-        rules = Rules.from_json(json.loads(spec) if spec.strip().startswith("{") else spec)
+        try:
+            parsed = json.loads(spec) if spec.strip().startswith("{") else spec
+        except json.JSONDecodeError as error:
+            raise WebError(f"'rules' is not valid JSON ({error.msg} at {error.pos})") from None
+        rules = Rules.from_json(parsed)
     return data, kind, rules
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask, Response, g, jsonify, request
 from flask.sessions import SecureCookieSessionInterface
+from werkzeug.exceptions import HTTPException
 
 from web import db, i18n
 
@@ -88,6 +89,14 @@ def create_app(test_config: dict[str, Any] | None = None, instance: Path | None 
         if asked in i18n.LANGUAGES:
             response.set_cookie("lang", asked, max_age=3600 * 24 * 365, samesite="Lax")
         return response
+
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    def _not_routed(error: HTTPException) -> Any:
+        # no blueprint sees a URL or method that matches no route: the API still answers JSON
+        if request.path.startswith("/api/"):
+            return jsonify({"error": f"{error.name}: {request.method} {request.path}"}), error.code
+        return error
 
     @app.errorhandler(413)
     def _too_large(_error: Exception) -> tuple[Response, int]:

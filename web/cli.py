@@ -155,19 +155,65 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (no packet is sent)."""
+    """This machine's IPv4 addresses a phone could reach, the default route's first.
+
+    Three sources, as each misses some machines: the address the kernel would send from
+    towards a private network (a UDP socket is connected, no packet is sent), every network
+    interface's address (Linux), and the host name's (which Debian maps to 127.0.1.1).
+    Loopback and link-local addresses are left out.
+    """
+    found: list[str] = []
+    for address in (*_routed_address(), *_interface_addresses(), *_hostname_addresses()):
+        if not address.startswith(("127.", "169.254.", "0.")) and address not in found:
+            found.append(address)
+    return found
+
+
+def _routed_address() -> list[str]:
     import socket
 
-    found: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.254.254.254", 9))
+            return [str(s.getsockname()[0])]
+        except OSError:  # no route there
+            return []
+
+
+def _interface_addresses() -> list[str]:
+    import socket
+    import struct
+
+    try:
+        import fcntl
+    except ImportError:  # not a Unix
+        return []
+
+    siocgifaddr = 0x8915  # Linux ioctl: an interface's IPv4 address
+    found = []
+    try:
+        names = [name for _, name in socket.if_nameindex()]
+    except OSError:
+        return []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for name in names:
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                reply = fcntl.ioctl(s.fileno(), siocgifaddr, request)
+            except OSError:  # no IPv4 address on it
+                continue
+            found.append(socket.inet_ntoa(reply[20:24]))
+    return found
+
+
+def _hostname_addresses() -> list[str]:
+    import socket
+
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
-        infos = []
-    for info in infos:
-        address = str(info[4][0])
-        if not address.startswith("127.") and address not in found:
-            found.append(address)
-    return found
+        return []
+    return [str(info[4][0]) for info in infos]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -338,6 +338,79 @@ def test_scan_refuses_an_unreadable_photo_with_a_reason(
     assert response.status_code == 400 and message in response.json["error"], response.json
 
 
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"rules": "{not json"}, "'rules' is not valid JSON"),
+        ({"rules": "no-such-preset"}, "no-such-preset"),
+        ({"kind": "dominoes"}, "'kind' must be auto, cards or tiles"),
+    ],
+)
+def test_scan_refuses_bad_options_before_reading_the_photo(
+    client: FlaskClient, form: dict[str, str], message: str
+) -> None:
+    data = {"photo": (io.BytesIO(jpeg()), "x.jpg"), **form}
+    response = client.post("/api/scan", data=data)
+    assert response.status_code == 400 and message in response.json["error"], response.json
+
+
+def test_scan_takes_the_table_rules_given(client: FlaskClient) -> None:
+    rules = json.dumps({"preset": "burako-003", "min_meld": 4})
+    response = client.post(
+        "/api/scan",
+        data={"photo": (io.BytesIO(big_jpeg()), "t.jpg"), "kind": "tiles", "rules": rules},
+    )
+    assert response.status_code == 200, response.json
+    short = [m for m in response.json["melds"] if len(m["pieces"]) == 3]
+    assert short, "the photo has melds of three tiles"
+    assert all(not m["verdict"]["valid"] for m in short)  # four is the minimum at this table
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "status"),
+    [("GET", "/api/no-such-thing", 404), ("GET", "/api/check", 405), ("PUT", "/api/games", 405)],
+)
+def test_unrouted_api_calls_answer_json(
+    client: FlaskClient, method: str, url: str, status: int
+) -> None:
+    response = client.open(url, method=method)
+    assert response.status_code == status and response.is_json
+    assert url in response.json["error"]
+
+
+def test_unrouted_pages_stay_html(client: FlaskClient) -> None:
+    response = client.get("/no-such-page")
+    assert response.status_code == 404 and not response.is_json
+
+
+def test_the_model_loads_once_per_process_and_serves_every_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vision import Scanner
+    from web.app import create_app
+
+    loads = []
+    real_load = Scanner.load.__func__  # type: ignore[attr-defined]
+
+    def counting_load(cls: type[Scanner], *args: Any, **kwargs: Any) -> Scanner:
+        loads.append(args)
+        return real_load(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Scanner, "load", classmethod(counting_load))
+    app = create_app({"TESTING": True, "INSTANCE": tmp_path})
+    client = app.test_client()
+    photo = big_jpeg()
+    for kind in ("tiles", "auto", "tiles"):
+        response = client.post(
+            "/api/scan", data={"photo": (io.BytesIO(photo), "t.jpg"), "kind": kind}
+        )
+        assert response.status_code == 200 and response.json["pieces"]
+    game = new_game(client, rules="burako-003")
+    stored = client.post(f"/api/games/{game}/photos", data={"photo": (io.BytesIO(photo), "t.jpg")})
+    assert stored.status_code == 201 and stored.json["scan"]["pieces"]
+    assert len(loads) == 1
+
+
 def test_scan_without_photo_field(client: FlaskClient) -> None:
     response = client.post("/api/scan", data={"kind": "cards"})
     assert response.status_code == 400 and "'photo'" in response.json["error"]

@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -207,3 +208,70 @@ def test_installed_script_and_stdin() -> None:
     assert bad.returncode == 2 and bad.stderr.startswith("meldcam check: '7X' is not a piece")
     usage = subprocess.run([MELDCAM, "check"], capture_output=True, text=True, check=False)
     assert usage.returncode == 2 and "the following arguments are required: CODE" in usage.stderr
+
+
+def _kernel_local_addresses() -> set[str]:
+    """The machine's own IPv4 addresses as the kernel's routing table lists them (Linux)."""
+    lines = Path("/proc/net/fib_trie").read_text().splitlines()
+    return {
+        lines[k - 1].split()[-1]
+        for k, line in enumerate(lines)
+        if line.strip() == "/32 host LOCAL" and k > 0
+    }
+
+
+def test_the_phone_address_is_every_lan_address_of_the_machine() -> None:
+    from web.cli import _lan_addresses
+
+    lan = {a for a in _kernel_local_addresses() if not a.startswith(("127.", "169.254."))}
+    found = _lan_addresses()
+    assert set(found) == lan  # Debian maps the host name to 127.0.1.1: not good enough
+    assert len(found) == len(set(found))
+
+
+def test_the_default_route_address_comes_first_and_loopback_never(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from web import cli
+
+    monkeypatch.setattr(cli, "_routed_address", lambda: ["192.168.1.20"])
+    interfaces = ["127.0.0.1", "172.17.0.1", "192.168.1.20"]
+    monkeypatch.setattr(cli, "_interface_addresses", lambda: interfaces)
+    monkeypatch.setattr(cli, "_hostname_addresses", lambda: ["127.0.1.1", "169.254.3.3"])
+    assert cli._lan_addresses() == ["192.168.1.20", "172.17.0.1"]
+
+
+def test_serve_on_all_interfaces_prints_a_url_a_phone_can_open(tmp_path: Path) -> None:
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    script = Path(sys.executable).parent / "meldcam"
+    args = [str(script), "serve", "--port", str(port), "--instance", str(tmp_path), "--no-qr"]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        urls = []
+        for line in process.stdout:
+            if line.strip().startswith("open http://"):
+                urls.append(line.split()[1])
+                break
+        assert urls, "no URL printed"
+        host = urls[0].split("//")[1].split(":")[0]
+        lan = {a for a in _kernel_local_addresses() if not a.startswith("127.")}
+        if lan:
+            assert host in lan
+        for _ in range(300):  # a minute: the server prints its URL before it listens
+            try:
+                with urllib.request.urlopen(urls[0], timeout=2) as response:
+                    assert response.status == 200
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            pytest.fail(f"{urls[0]} did not answer")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
