@@ -276,6 +276,12 @@ def add_photo(game_id: int) -> tuple[Response, int]:
     return jsonify(body), 201
 
 
+@bp.get("/games/<int:game_id>/photos/<photo_id>")
+def photo(game_id: int, photo_id: str) -> Response:
+    """A kept photo's record with the recognition result it got (to re-open and audit)."""
+    return jsonify(store.photo_record(get_db(), game_id, photo_id))
+
+
 # ----------------------------------------------------------------------- export
 
 

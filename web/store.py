@@ -315,3 +315,23 @@ def get_photo(conn: sqlite3.Connection, game_id: int, photo_id: str) -> sqlite3.
     if row is None:
         raise NotFoundError(f"game {game_id} has no photo {photo_id!r}")
     return row
+
+
+def photo_record(conn: sqlite3.Connection, game_id: int, photo_id: str) -> dict[str, Any]:
+    """A kept photo as the API gives it: its size, side, round and recognition result."""
+    row = get_photo(conn, game_id, photo_id)
+    number = None
+    if row["round_id"] is not None:
+        query = "SELECT number FROM rounds WHERE id = ?"
+        found = conn.execute(query, (row["round_id"],)).fetchone()
+        number = None if found is None else int(found["number"])
+    return {
+        "id": row["id"],
+        "url": f"/games/{game_id}/photos/{row['id']}",
+        "width": row["width"],
+        "height": row["height"],
+        "side": row["side"],
+        "round": number,
+        "scan": None if row["scan"] is None else json.loads(row["scan"]),
+        "created": row["created"],
+    }

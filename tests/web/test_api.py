@@ -279,6 +279,11 @@ def test_photo_is_kept_with_the_game_under_a_generated_name(
     )
     assert saved.json["photos"] == [photo["id"]]
     assert client.get(f"/api/games/{game}").json["rounds"][0]["photos"] == [photo["id"]]
+    record = client.get(f"/api/games/{game}/photos/{photo['id']}").json
+    assert record["round"] == 1 and record["side"] == "Ada" and record["url"] == photo["url"]
+    assert (record["width"], record["height"]) == (64, 48)
+    assert record["scan"] == photo["scan"]  # what was read when it was taken, kept for audit
+    assert client.get(f"/api/games/{other}/photos/{photo['id']}").status_code == 404
 
 
 @pytest.mark.parametrize(

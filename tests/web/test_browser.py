@@ -96,6 +96,16 @@ def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
     boxes = ada.locator(".photo svg .box")
     boxes.first.wait_for(timeout=60_000)
     assert boxes.count() >= 8, "the model recognises the tiles of a real photo"
+    recognised = boxes.count()
+    # every meld read from the photo is outlined on it, numbered and judged by the rules
+    outlines = ada.locator(".photo svg .meld-outline")
+    outlines.filter(has_text=re.compile("[✓✗]")).first.wait_for()
+    read_melds = ada.locator(".meld[data-meld]").count() - 1  # less the typed one
+    assert outlines.count() == read_melds >= 1
+    judged = outlines.evaluate_all(
+        "gs => gs.map(g => [g.classList.contains('valid'), g.querySelector('text').textContent])"
+    )
+    assert all(text.endswith("✓" if valid else "✗") for valid, text in judged)
     shot(p, "round-photo")
 
     boxes.first.click()  # correct the first recognised tile: it is a red 7
@@ -128,6 +138,14 @@ def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
     assert p.locator(".round .thumbs img").count() == 1  # type: ignore[attr-defined]
     shot(p, "game")
 
+    # re-opened for audit: the photo again, with what the scanner read when it was taken
+    p.click(".round a.button")  # type: ignore[attr-defined]
+    p.wait_for_url(re.compile(r"/games/\d+/rounds/1/edit$"))  # type: ignore[attr-defined]
+    scanned = p.locator(".side-card[data-side=Ada] .photo svg .box.scanned")  # type: ignore[attr-defined]
+    scanned.first.wait_for()
+    assert scanned.count() == recognised
+    assert p.locator(".side-card[data-side=Ada] .chip[data-code=R7]").count() == 1  # type: ignore[attr-defined]
+
 
 def test_hebrew_page_lays_out_right_to_left(server: str, page: object) -> None:
     p = page
@@ -156,6 +174,16 @@ def test_dispute_page_gives_the_verdict_and_can_i_add(server: str, page: object)
     p.locator("#verdict-title", has_text="Not valid").wait_for()  # type: ignore[attr-defined]
     assert "two wild cards: JK and 2S" in p.locator("#verdict-reason").inner_text()  # type: ignore[attr-defined]
     shot(p, "check")
+    # in Italian the reason gets its translated title, the detail keeps the codes
+    p.goto(f"{server}/check?lang=it")  # type: ignore[attr-defined]
+    p.select_option("#check-rules", "burraco-002")  # type: ignore[attr-defined]
+    p.fill("#meld", "JK 7H 8H 2S")  # type: ignore[attr-defined]
+    p.click("#check-form button[type=submit]")  # type: ignore[attr-defined]
+    reason = p.locator("#verdict-reason")  # type: ignore[attr-defined]
+    reason.filter(has_text="JK").wait_for()
+    from web.i18n import text
+
+    assert reason.inner_text().startswith(text("problem.too-many-wilds", "it") + ":")
 
 
 FAR_FIRST = """

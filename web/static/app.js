@@ -80,9 +80,16 @@ function splitCodes(text) {
   return text.replace(/,/g, " ").split(/\s+/).map((s) => s.trim().toUpperCase()).filter(Boolean);
 }
 
+/* A rule problem in the page's language: its translated title, then the detail (codes). */
+function problemText(problem) {
+  const title = T[`problem.${problem.code}`];
+  if (!title || document.documentElement.lang === "en") return problem.message;
+  return `${title}: ${problem.message}`;
+}
+
 function verdictText(verdict) {
   if (!verdict) return "";
-  if (!verdict.valid) return verdict.problems.map((p) => p.message).join("; ");
+  if (!verdict.valid) return verdict.problems.map(problemText).join("; ");
   const parts = [t(`kind.${verdict.kind}`)];
   if (verdict.burraco) parts.push(t(`burraco.${verdict.burraco}`));
   parts.push(`${verdict.points} ${t("points")}`);
@@ -188,6 +195,45 @@ function gamePage() {
 
 /* --------------------------------------------------------------------- round */
 
+function svgEl(svg, tag, attrs = {}, text = null) {
+  const node = document.createElementNS(svg.namespaceURI, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+/* Convex hull (monotone chain) of [x, y] points, counter-clockwise. */
+function convexHull(points) {
+  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (p.length < 3) return p;
+  const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list) => {
+    const out = [];
+    for (const q of list) {
+      while (out.length >= 2 && cross(out[out.length - 2], out[out.length - 1], q) <= 0) out.pop();
+      out.push(q);
+    }
+    out.pop();
+    return out;
+  };
+  return half(p).concat(half([...p].reverse()));
+}
+
+/* A polygon pushed out from its centre by `by` pixels, so an outline clears the boxes. */
+function grow(polygon, by) {
+  const cx = polygon.reduce((a, q) => a + q[0], 0) / polygon.length;
+  const cy = polygon.reduce((a, q) => a + q[1], 0) / polygon.length;
+  return polygon.map(([x, y]) => {
+    const d = Math.hypot(x - cx, y - cy) || 1;
+    return [x + ((x - cx) / d) * by, y + ((y - cy) / d) * by];
+  });
+}
+
+/* The mark a meld gets on the photo: its number (as in the list below) and valid or not. */
+function meldMark(m, verdict) {
+  return `${m + 1}${verdict ? (verdict.valid ? " ✓" : " ✗") : ""}`;
+}
+
 function roundPage() {
   const { game, number } = pageData();
   const rules = game.rules;
@@ -216,6 +262,22 @@ function roundPage() {
 
   const sidesBox = $("#sides");
   let verdicts = [];
+
+  /* A re-opened round shows its photos again with what the scanner read then (for audit). */
+  async function reopenPhotos() {
+    for (const id of existing ? existing.photos : []) {
+      try {
+        const photo = await api("GET", `/api/games/${game.id}/photos/${id}`);
+        const side = state.sides.find((x) => x.name === photo.side);
+        if (!side || side.photo) continue;
+        side.photo = photo;
+        side.scanned = photo.scan ? photo.scan.pieces : [];
+      } catch (error) {
+        toast(error.message);
+      }
+    }
+    if (existing && existing.photos.length) render();
+  }
 
   function payload() {
     return state.sides.map((side) => {
@@ -262,6 +324,7 @@ function roundPage() {
       })));
       chips.append(el("button", { type: "button", class: "chip add", "aria-label": t("round.add_piece"),
         onclick: () => openPicker(s, null, m, meld.length) }, "+"));
+      chips.prepend(el("span", { class: "meld-no" }, String(m + 1)));
       row.append(chips, el("p", { class: "verdict-line small" }, verdictText(verdict)));
       if (m < side.melds.length - 1) {
         row.append(el("button", { type: "button", class: "link small", onclick: () => mergeMelds(s, m) }, t("round.merge")));
@@ -325,6 +388,34 @@ function roundPage() {
     const stroke = Math.max(2, width / 400);
     const meldOf = new Map();
     side.melds.forEach((meld, m) => meld.forEach((i) => meldOf.set(i, m)));
+    for (const piece of side.scanned || []) {  // a re-opened round: what was read then
+      const [x1, y1, x2, y2] = piece.box;
+      const g = svgEl(svg, "g", { class: "box scanned", "data-code": piece.code });
+      g.append(svgEl(svg, "rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke }),
+        svgEl(svg, "text", { x: x1, y: Math.max(y1 - stroke, stroke * 8), "font-size": Math.max(14, width / 45) }, pieceLabel(piece.code)));
+      svg.append(g);
+    }
+    const shown = side.melds.filter((x) => x.length);
+    side.melds.forEach((meld, m) => {
+      const corners = [];
+      for (const i of meld) {
+        const piece = side.pieces[i];
+        if (!piece.box || piece.deleted) continue;
+        const [x1, y1, x2, y2] = piece.box;
+        corners.push([x1, y1], [x2, y1], [x2, y2], [x1, y2]);
+      }
+      if (!corners.length) return;
+      const hull = grow(convexHull(corners), stroke * 4);
+      const verdict = (verdicts[s] || [])[shown.indexOf(meld)];
+      const judged = verdict ? (verdict.valid ? "valid" : "invalid") : "";
+      const top = hull.reduce((a, b) => (b[1] < a[1] ? b : a));
+      const outline = svgEl(svg, "g", { class: `meld-outline ${judged}`, "data-meld": m });
+      outline.append(
+        svgEl(svg, "polygon", { points: hull.map((q) => q.join(",")).join(" "), "stroke-width": stroke * 1.5 }),
+        svgEl(svg, "text", { x: top[0], y: Math.max(top[1] - stroke * 2, stroke * 10), "font-size": Math.max(16, width / 35) }, meldMark(m, verdict)),
+        svgEl(svg, "title", {}, verdictText(verdict)));
+      svg.append(outline);
+    });
     side.pieces.forEach((piece, i) => {
       if (!piece.box || piece.deleted) return;
       const [x1, y1, x2, y2] = piece.box;
@@ -513,7 +604,7 @@ function roundPage() {
           el("td", { class: "pts" }, (line.points >= 0 ? "+" : "") + line.points),
           el("td", {}, t(`line.${line.reason}`)),
           el("td", { class: "codes" }, line.pieces.join(" ")))))));
-      problems.replaceChildren(...result.problems.map((p) => el("li", { class: "error" }, p.message)));
+      problems.replaceChildren(...result.problems.map((p) => el("li", { class: "error" }, problemText(p))));
       document.querySelectorAll(".side-card").forEach((card, s) => {
         const shown = state.sides[s].melds.filter((m) => m.length);
         card.querySelectorAll(".meld[data-meld]").forEach((row, k) => {
@@ -522,6 +613,14 @@ function roundPage() {
           row.classList.toggle("valid", verdict.valid);
           row.classList.toggle("invalid", !verdict.valid);
           row.querySelector(".verdict-line").textContent = verdictText(verdict);
+        });
+        card.querySelectorAll(".meld-outline").forEach((outline) => {
+          const m = Number(outline.dataset.meld);
+          const verdict = (verdicts[s] || [])[shown.indexOf(state.sides[s].melds[m])];
+          outline.classList.toggle("valid", !!verdict && verdict.valid);
+          outline.classList.toggle("invalid", !!verdict && !verdict.valid);
+          outline.querySelector("text").textContent = meldMark(m, verdict);
+          outline.querySelector("title").textContent = verdictText(verdict);
         });
       });
     } catch (error) {
@@ -549,6 +648,7 @@ function roundPage() {
   });
 
   render();
+  reopenPhotos();
 }
 
 /* --------------------------------------------------------------------- check */
