@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import enum
 import io
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from scorer import PRESETS
+from scorer import PRESETS, Rules
 from scorer.rules import OPTION_NAMES
 from web import access, i18n, store
 from web.db import get_db
@@ -56,7 +59,23 @@ def index() -> str:
 @bp.get("/games/new")
 def new_game() -> str:
     presets = {name: rules.to_json() for name, rules in PRESETS.items()}
-    return render_template("new_game.html", presets=presets, options=OPTION_NAMES)
+    return render_template(
+        "new_game.html", presets=presets, options=OPTION_NAMES, choices=option_choices()
+    )
+
+
+def option_choices() -> dict[str, list[str | None]]:
+    """The options that take one of a few values (an enum, maybe None), with those values."""
+    out: dict[str, list[str | None]] = {}
+    for key, hint in typing.get_type_hints(Rules).items():
+        if key not in OPTION_NAMES:
+            continue
+        args = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+        enums = [a for a in args if isinstance(a, type) and issubclass(a, enum.Enum)]
+        if len(enums) == 1:
+            values: list[str | None] = [str(v.value) for v in enums[0]]
+            out[key] = [*values, None] if type(None) in args else values
+    return out
 
 
 @bp.get("/games/<int:game_id>")

@@ -224,3 +224,72 @@ def test_melds_laid_for_the_other_side_can_be_moved_there(server: str, page: obj
     assert [chips.nth(i).get_attribute("data-code") for i in range(chips.count())] == moved
     bo.locator(".meld[data-meld] .verdict-line").filter(has_text=re.compile(r"\w")).wait_for()
     shot(p, "round-other-side")
+
+
+def test_a_game_of_three_with_edited_rules(server: str, page: object) -> None:
+    """Three players, a rule changed in the editor (a choice, a number), a target: stored so."""
+    p = page
+    p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
+    p.select_option("#preset", "burraco-fibur")  # type: ignore[attr-defined]
+    p.check("input[name=players][value='3']")  # type: ignore[attr-defined]
+    names = p.locator("#side-names input")  # type: ignore[attr-defined]
+    assert names.count() == 3
+    for k, name in enumerate(("Ada", "Bo", "Cy")):
+        names.nth(k).fill(name)
+    p.click("#rules-editor summary")  # type: ignore[attr-defined]
+    assert p.locator("#options select[name=closing_discard] option").count() == 3  # type: ignore[attr-defined]
+    p.select_option("#options select[name=closing_discard]", "any")  # type: ignore[attr-defined]
+    p.fill("#options input[name=pot_penalty]", "50")  # type: ignore[attr-defined]
+    p.locator("#options input[name=pot_penalty]").dispatch_event("change")  # type: ignore[attr-defined]
+    p.fill("#target", "1500")  # type: ignore[attr-defined]
+    p.click("button[type=submit]")  # type: ignore[attr-defined]
+    p.wait_for_url(re.compile(r"/games/\d+$"))  # type: ignore[attr-defined]
+    game_id = p.url.rsplit("/", 1)[1]  # type: ignore[attr-defined]
+    game = p.request.get(f"{server}/api/games/{game_id}").json()  # type: ignore[attr-defined]
+    assert game["sides"] == ["Ada", "Bo", "Cy"]
+    assert game["rules"]["closing_discard"] == "any" and game["rules"]["pot_penalty"] == 50
+    assert game["rules"]["target"] == 1500
+
+
+def test_melds_are_split_merged_and_a_missed_piece_added(server: str, page: object) -> None:
+    p = page
+    p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.type-meld").fill("r3 r4 r5 k9 b9 y9")
+    ada.locator("button.add-meld").click()
+    melds = ada.locator(".meld[data-meld]")
+    ada.locator(".meld.invalid[data-meld]").wait_for()  # one meld of six: invalid
+
+    melds.first.locator(".chip[data-code=R5]").click()  # split after R5
+    p.click("#picker-actions button >> text='Split after this'")  # type: ignore[attr-defined]
+    assert melds.count() == 2
+    codes = melds.evaluate_all(
+        "ms => ms.map(m => [...m.querySelectorAll('.chip[data-code]')].map(c => c.dataset.code))"
+    )
+    assert codes == [["R3", "R4", "R5"], ["K9", "B9", "Y9"]]
+    valid = ".side-card[data-side=Ada] .meld.valid[data-meld]"
+    p.wait_for_function(f"() => document.querySelectorAll('{valid}').length == 2")  # type: ignore[attr-defined]
+
+    melds.nth(1).locator(".chip.add").click()  # the photo missed a red 9
+    p.click("#picker-grid .pick >> text='9'")  # type: ignore[attr-defined]
+    p.click("#picker-grid .pick.tile-red")  # type: ignore[attr-defined]
+    melds.nth(1).locator(".chip[data-code=R9]").wait_for()
+    assert melds.nth(1).locator(".chip[data-code]").count() == 4
+
+    melds.first.locator("button.link", has_text="Merge").click()  # and merged back
+    assert melds.count() == 1
+    assert melds.first.locator(".chip[data-code]").count() == 7
+    ada.locator(".meld.invalid[data-meld]").wait_for()
+
+
+def test_a_photo_that_cannot_be_read_says_why(server: str, page: object, tmp_path: Path) -> None:
+    p = page
+    p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(REAL_TILES.read_bytes()[:5000])
+    ada.locator("input.photo-input").set_input_files(str(broken))
+    ada.locator("p.error", has_text="damaged or truncated").wait_for()
+    assert ada.locator(".photo").count() == 0

@@ -102,7 +102,7 @@ function verdictText(verdict) {
 /* ------------------------------------------------------------------ new game */
 
 function newGamePage() {
-  const { presets, options } = pageData();
+  const { presets, options, choices } = pageData();
   const form = $("#new-game-form");
   const preset = $("#preset");
   const names = $("#side-names");
@@ -116,7 +116,10 @@ function newGamePage() {
     for (const key of options) {
       const value = key in edited ? edited[key] : rules[key];
       let input;
-      if (typeof rules[key] === "boolean") {
+      if (choices[key]) {  // one of a few values (null: none)
+        input = el("select", { name: key }, ...choices[key].map((c) =>
+          el("option", { value: c === null ? "" : c, selected: c === value }, c === null ? "—" : c)));
+      } else if (typeof rules[key] === "boolean") {
         input = el("input", { type: "checkbox", name: key, checked: value === true });
       } else if (typeof rules[key] === "number" || rules[key] === null) {
         input = el("input", { type: "number", name: key, value: value === null ? "" : value, inputmode: "numeric" });
@@ -126,7 +129,8 @@ function newGamePage() {
         input = el("input", { type: "text", name: key, value: value });
       }
       input.addEventListener("change", () => {
-        if (input.type === "checkbox") edited[key] = input.checked;
+        if (choices[key]) edited[key] = input.value === "" ? null : input.value;
+        else if (input.type === "checkbox") edited[key] = input.checked;
         else if (Array.isArray(rules[key])) edited[key] = input.value.split(",").map(Number).filter((n) => n);
         else if (input.type === "number") edited[key] = input.value === "" ? null : Number(input.value);
         else edited[key] = input.value;
