@@ -52,6 +52,37 @@ def test_game_page_shows_totals_and_breakdown(client: FlaskClient) -> None:
     assert "pure burraco" in page and "+200" in page
 
 
+def _finished_game(client: FlaskClient, rules: dict[str, object], bo_hand: list[str]) -> str:
+    game = client.post("/api/games", json={"rules": rules, "sides": ["Ada", "Bo"]}).json["id"]
+    run = ["7H", "8H", "9H", "10H", "JH", "QH", "KH"]
+    sides = [
+        {"name": "Ada", "melds": [run], "took_pot": True, "closed": True},
+        {"name": "Bo", "melds": [run], "hand": bo_hand, "took_pot": True},
+    ]
+    assert client.post(f"/api/games/{game}/rounds", json={"sides": sides}).status_code == 201
+    return client.get(f"/games/{game}?lang=en").get_data(as_text=True)
+
+
+def test_a_finished_game_shows_its_winner_and_victory_points(client: FlaskClient) -> None:
+    from scorer.game import victory_points
+
+    page = _finished_game(
+        client, {"preset": "burraco-fibur", "target": 300, "victory_points": True}, ["KD"]
+    )
+    # Ada: 70 + 200 pure + 100 closing = 370; Bo: 270 - 10 (KD) = 260
+    assert 'id="result"' in page and "<b>Ada</b>" in page
+    high, low = victory_points(370 - 260)
+    assert f"Ada {high} Bo {low}" in page
+
+
+def test_a_game_that_ends_level_is_a_draw(client: FlaskClient) -> None:
+    # no closing bonus, nothing in Bo's hand: both sides 270 when the one round played ends it
+    page = _finished_game(
+        client, {"preset": "burraco-fibur", "target": None, "rounds": 1, "closing_bonus": 0}, []
+    )
+    assert 'id="result"' in page and i18n.text("game.draw", "en") in page
+
+
 @pytest.mark.parametrize(
     "path", ["/games/999", "/games/999/rounds/new", "/games/{game}/rounds/9/edit"]
 )

@@ -235,3 +235,17 @@ def test_slow_clients_cannot_stop_the_others(tmp_path: Path) -> None:
         for s in slow:
             s.close()
         stop(process)
+
+
+def test_the_database_is_in_wal_mode_and_enforces_foreign_keys(tmp_path: Path) -> None:
+    from web.db import connect, migrate
+
+    conn = connect(tmp_path / "games.sqlite")
+    migrate(conn)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    with pytest.raises(sqlite3.IntegrityError):  # a photo of a game that does not exist
+        conn.execute(
+            "INSERT INTO photos (id, game_id, filename, content_type, width, height) "
+            "VALUES ('x', 999, 'x.jpg', 'image/jpeg', 1, 1)"
+        )
