@@ -293,3 +293,32 @@ def test_a_photo_that_cannot_be_read_says_why(server: str, page: object, tmp_pat
     ada.locator("input.photo-input").set_input_files(str(broken))
     ada.locator("p.error", has_text="damaged or truncated").wait_for()
     assert ada.locator(".photo").count() == 0
+
+
+def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: object) -> None:
+    p = page
+    p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]
+    p.select_option("#check-rules", "burako-003")  # type: ignore[attr-defined]
+    p.set_input_files("#check-photo", str(REAL_TILES))  # type: ignore[attr-defined]
+    p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
+    typed = p.input_value("#meld").split()  # type: ignore[attr-defined]
+    assert len(typed) >= 3 and all(c[0] in "KRBY" or c == "JK" for c in typed)
+    assert p.locator("#verdict .chips .chip").count() == len(typed)  # type: ignore[attr-defined]
+
+    p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
+    bo = p.locator(".side-card[data-side=Bo]")  # type: ignore[attr-defined]
+    bo.locator("input.hand-photo").set_input_files(str(REAL_TILES))
+    p.wait_for_function(  # type: ignore[attr-defined]
+        "() => document.querySelector('.side-card[data-side=Bo] input.hand-input').value.length"
+    )
+    hand = bo.locator("input.hand-input").input_value().split()
+    assert len(hand) >= 8  # every tile of the photo counted in the hand
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.type-meld").fill("r1 r2 r3 r4 r5 r6 r7")  # Ada closes: the hand counts
+    ada.locator("button.add-meld").click()
+    ada.locator("input.took-pot").check()
+    ada.locator("input.closed").check()
+    line = p.locator("#sheet table[data-side=Bo] td.codes", has_text=hand[0])  # type: ignore[attr-defined]
+    line.first.wait_for()
+    assert sorted(line.first.inner_text().split()) == sorted(hand)
