@@ -322,3 +322,50 @@ def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: 
     line = p.locator("#sheet table[data-side=Bo] td.codes", has_text=hand[0])  # type: ignore[attr-defined]
     line.first.wait_for()
     assert sorted(line.first.inner_text().split()) == sorted(hand)
+
+
+def test_the_pages_need_nothing_but_this_server(server: str, page: object) -> None:
+    """No internet at the table: every request of every page goes to meldcam itself."""
+    p = page
+    elsewhere: list[str] = []
+
+    def only_here(route: object) -> None:
+        url = route.request.url  # type: ignore[attr-defined]
+        if url.startswith(server) or url.startswith(("data:", "blob:")):
+            route.continue_()  # type: ignore[attr-defined]
+        else:
+            elsewhere.append(url)
+            route.abort()  # type: ignore[attr-defined]
+
+    p.route("**/*", only_here)  # type: ignore[attr-defined]
+    for path in ("/", "/games/new", "/check"):
+        p.goto(f"{server}{path}?lang=en")  # type: ignore[attr-defined]
+        p.wait_for_load_state("networkidle")  # type: ignore[attr-defined]
+    p.fill("#meld", "7H 8H 9H")  # type: ignore[attr-defined]
+    p.click("#check-form button[type=submit]")  # type: ignore[attr-defined]
+    p.locator("#verdict-title", has_text="Valid").wait_for()  # type: ignore[attr-defined]
+    assert elsewhere == []
+
+
+SLOW_PHOTOS = """
+const realFetch = window.fetch;
+window.fetch = async (...args) => {
+  const answer = await realFetch(...args);
+  if (/\\/photos$/.test(String(args[0]))) await new Promise((done) => setTimeout(done, 1500));
+  return answer;
+};
+"""
+
+
+def test_reading_a_photo_shows_progress_until_the_boxes_come(server: str, page: object) -> None:
+    p = page
+    p.add_init_script(SLOW_PHOTOS)  # type: ignore[attr-defined]
+    p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.photo-input").set_input_files(str(REAL_TILES))
+    progress = ada.locator(".progress .spinner")
+    progress.wait_for()
+    assert ada.locator(".photo").count() == 0
+    ada.locator(".photo svg .box").first.wait_for(timeout=60_000)
+    assert progress.count() == 0
