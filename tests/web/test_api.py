@@ -439,3 +439,62 @@ def test_security_headers_and_secret_key(client: FlaskClient, app: Flask) -> Non
         app.config["SECRET_KEY"] == key_file.read_text().strip()
         and len(app.config["SECRET_KEY"]) == 64
     )
+
+
+def test_rules_lists_every_preset_as_check_takes_it(client: FlaskClient) -> None:
+    from scorer import PRESETS
+
+    presets = client.get("/api/rules").json
+    assert set(presets) == set(PRESETS)
+    assert presets["burako-003"]["pieces"] == "tiles" and presets["burraco-fibur"]["pot"] is True
+    # each listed object is accepted back as a rules object
+    for name, rules in presets.items():
+        pieces = ["R5", "R6", "R7"] if rules["pieces"] == "tiles" else ["5H", "6H", "7H"]
+        response = client.post("/api/check", json={"rules": rules, "pieces": pieces})
+        assert response.status_code == 200 and response.json["valid"], name
+
+
+def test_a_finished_game_takes_no_more_rounds_and_nothing_is_stored(client: FlaskClient) -> None:
+    game = new_game(client, target=100)
+    assert (
+        client.post(f"/api/games/{game}/rounds", json={"sides": round_sides()}).status_code == 201
+    )
+    assert client.get(f"/api/games/{game}").json["finished"] is True
+    response = client.post(f"/api/games/{game}/rounds", json={"sides": round_sides()})
+    assert response.status_code == 400 and "the game is over" in response.json["error"]
+    assert len(client.get(f"/api/games/{game}").json["rounds"]) == 1
+
+
+def test_a_game_holds_a_bounded_number_of_rounds(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from web import store
+
+    assert store.MAX_ROUNDS == 200
+    monkeypatch.setattr(store, "MAX_ROUNDS", 5)  # the same check, sooner
+    game = new_game(client, target=10**6)
+    level = [{"name": "Ada", "melds": [PURE_RUN], "took_pot": True, "closed": True},
+             {"name": "Bo", "melds": [PURE_RUN], "took_pot": True}]  # fmt: skip
+    for _ in range(5):
+        assert client.post(f"/api/games/{game}/rounds", json={"sides": level}).status_code == 201
+    response = client.post(f"/api/games/{game}/rounds", json={"sides": level})
+    assert response.status_code == 400 and "at most 5 rounds" in response.json["error"]
+    assert len(client.get(f"/api/games/{game}").json["rounds"]) == 5
+
+
+def test_a_photo_for_an_unknown_side_or_game_is_refused_and_not_kept(
+    client: FlaskClient, app: Flask
+) -> None:
+    game = new_game(client)
+    data = {"photo": (io.BytesIO(jpeg()), "x.jpg"), "side": "Zed"}
+    response = client.post(f"/api/games/{game}/photos", data=data)
+    assert response.status_code == 400 and "'Zed'" in response.json["error"]
+    response = client.post("/api/games/999/photos", data={"photo": (io.BytesIO(jpeg()), "x.jpg")})
+    assert response.status_code == 404
+    photos = Path(app.config["PHOTOS"])
+    assert not photos.exists() or not any(photos.iterdir())
+
+
+def test_deleting_an_unknown_game_is_404(client: FlaskClient) -> None:
+    response = client.delete("/api/games/999")
+    assert response.status_code == 404 and "999" in response.json["error"]
