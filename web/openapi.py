@@ -71,6 +71,7 @@ def _ok(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any
 
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+PHOTO_ID = {"name": "photo_id", "in": "path", "required": True, "schema": {"type": "string"}}
 ERRORS = {"400": ERROR, "404": ERROR, "415": ERROR, "422": ERROR, "429": ERROR}
 
 
@@ -206,6 +207,49 @@ def spec() -> dict[str, Any]:
                     "summary": "Delete a round",
                     "responses": {"200": _ok("the game"), **ERRORS},
                 },
+            },
+            "/api/games/{game_id}/photos": {
+                "parameters": [GAME_ID],
+                "post": {
+                    "summary": "Keep a photo with the game and recognise it (model permitting)",
+                    "requestBody": {
+                        "content": {
+                            "multipart/form-data": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["photo"],
+                                    "properties": {
+                                        "photo": {"type": "string", "format": "binary"},
+                                        "side": {"type": "string"},
+                                        "kind": {"enum": ["auto", "cards", "tiles"]},
+                                    },
+                                }
+                            }
+                        }
+                    },
+                    "responses": {"201": _ok("the photo's id, url, size and scan"), **ERRORS},
+                },
+            },
+            "/api/games/{game_id}/photos/{photo_id}": {
+                "parameters": [GAME_ID, PHOTO_ID],
+                "get": {
+                    "summary": "A kept photo: size, side, round and the recognition it got",
+                    "responses": {"200": _ok("the photo's record"), **ERRORS},
+                },
+            },
+            "/api/games/{game_id}/export.json": {
+                "parameters": [GAME_ID],
+                "get": {"summary": "The whole game as JSON", "responses": {"200": _ok("JSON")}},
+            },
+            "/api/games/{game_id}/export.csv": {
+                "parameters": [GAME_ID],
+                "get": {"summary": "Every round's lines as CSV", "responses": {"200": _ok("CSV")}},
+            },
+            "/api/rules": {
+                "get": {"summary": "Every preset's rules", "responses": {"200": _ok("presets")}},
+            },
+            "/api/openapi.json": {
+                "get": {"summary": "This description", "responses": {"200": _ok("OpenAPI")}},
             },
         },
     }

@@ -92,6 +92,19 @@ def test_openapi_is_served(fuzz_app: Any) -> None:
     assert len(OPERATIONS) >= 6
 
 
+def test_every_api_route_is_described(fuzz_app: Any) -> None:
+    import re
+
+    app, _ = fuzz_app
+    described = {(path, method.upper()) for path, item in SPEC["paths"].items() for method in item}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/"):
+            continue
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            assert (path, method) in described, f"{method} {path} is not in /api/openapi.json"
+
+
 @pytest.mark.parametrize(
     ("path", "method", "op"), OPERATIONS, ids=[f"{m} {p}" for p, m, _ in OPERATIONS]
 )
