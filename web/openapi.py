@@ -69,6 +69,17 @@ def _ok(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any
     return out
 
 
+def _upload_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """A multipart body: the ``photo`` file, an optional ``kind`` and ``fields``."""
+    properties = {
+        "photo": {"type": "string", "format": "binary"},
+        "kind": {"enum": ["auto", "cards", "tiles"]},
+        **fields,
+    }
+    schema = {"type": "object", "required": ["photo"], "properties": properties}
+    return {"content": {"multipart/form-data": {"schema": schema}}}
+
+
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
 PHOTO_ID = {"name": "photo_id", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -126,21 +137,7 @@ def spec() -> dict[str, Any]:
             "/api/scan": {
                 "post": {
                     "summary": "Recognise a photo (as `meldcam scan --json`, without path)",
-                    "requestBody": {
-                        "content": {
-                            "multipart/form-data": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["photo"],
-                                    "properties": {
-                                        "photo": {"type": "string", "format": "binary"},
-                                        "kind": {"enum": ["auto", "cards", "tiles"]},
-                                        "rules": {"type": "string"},
-                                    },
-                                }
-                            }
-                        }
-                    },
+                    "requestBody": _upload_body({"rules": {"type": "string"}}),
                     "responses": {"200": _ok("the scan"), "413": ERROR, "503": ERROR, **ERRORS},
                 }
             },
@@ -212,21 +209,7 @@ def spec() -> dict[str, Any]:
                 "parameters": [GAME_ID],
                 "post": {
                     "summary": "Keep a photo with the game and recognise it (model permitting)",
-                    "requestBody": {
-                        "content": {
-                            "multipart/form-data": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["photo"],
-                                    "properties": {
-                                        "photo": {"type": "string", "format": "binary"},
-                                        "side": {"type": "string"},
-                                        "kind": {"enum": ["auto", "cards", "tiles"]},
-                                    },
-                                }
-                            }
-                        }
-                    },
+                    "requestBody": _upload_body({"side": {"type": "string"}}),
                     "responses": {"201": _ok("the photo's id, url, size and scan"), **ERRORS},
                 },
             },
