@@ -220,12 +220,13 @@ def _kernel_local_addresses() -> set[str]:
     }
 
 
-def test_the_phone_address_is_every_lan_address_of_the_machine() -> None:
+def test_the_phone_address_is_a_lan_address_of_the_machine() -> None:
     from web.cli import _lan_addresses
 
     lan = {a for a in _kernel_local_addresses() if not a.startswith(("127.", "169.254."))}
     found = _lan_addresses()
-    assert set(found) == lan  # Debian maps the host name to 127.0.1.1: not good enough
+    # Debian maps the host name to 127.0.1.1: that alone found nothing on such a machine
+    assert set(found) <= lan and (found or not lan)
     assert len(found) == len(set(found))
 
 
