@@ -68,24 +68,27 @@ def shot(page: object, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
 
 
-def burako_round_for_ada_and_bo(p: object) -> None:
+def burako_round_for_ada_and_bo(p: object, target: int | None = None) -> None:
     """On the new-game page: a Burako game of Ada and Bo, then its first round's editor."""
     p.select_option("#preset", "burako-003")  # type: ignore[attr-defined]
     inputs = p.locator("#side-names input")  # type: ignore[attr-defined]
     inputs.nth(0).fill("Ada")
     inputs.nth(1).fill("Bo")
+    if target is not None:
+        p.fill("#target", str(target))  # type: ignore[attr-defined]
     p.click("button[type=submit]")  # type: ignore[attr-defined]
     p.wait_for_url(re.compile(r"/games/\d+$"))  # type: ignore[attr-defined]
     p.click("#enter-round")  # type: ignore[attr-defined]
 
 
-def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
+def test_a_whole_game_on_a_phone(server: str, page: object) -> None:
     """Burako on a phone: photograph real tiles, correct a recognised tile, move it into a
-    typed meld, drop the rest of the photo's reading, save, see the totals."""
+    typed meld, drop the rest of the photo's reading, save, see the totals; re-open the round;
+    a second round ends the game with a winner; export it."""
     p = page
     p.goto(f"{server}/")  # type: ignore[attr-defined]
     p.click("#new-game")  # type: ignore[attr-defined]
-    burako_round_for_ada_and_bo(p)
+    burako_round_for_ada_and_bo(p, target=500)
     ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
     ada.wait_for()
 
@@ -145,6 +148,24 @@ def test_a_whole_round_on_a_phone(server: str, page: object) -> None:
     scanned.first.wait_for()
     assert scanned.count() == recognised
     assert p.locator(".side-card[data-side=Ada] .chip[data-code=R7]").count() == 1  # type: ignore[attr-defined]
+
+    # a second round, typed, takes Ada past the 500 target: the game ends with her the winner
+    p.go_back()  # type: ignore[attr-defined]
+    p.click("#enter-round")  # type: ignore[attr-defined]
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.type-meld").fill("b8 b9 b10 b11 b12 b13 b1")
+    ada.locator("button.add-meld").click()
+    ada.locator("input.took-pot").check()
+    ada.locator("input.closed").check()
+    p.locator("#sheet table[data-side=Ada] .live-total").filter(has_text="3").first.wait_for()  # type: ignore[attr-defined]
+    p.click("#save-round")  # type: ignore[attr-defined]
+    p.wait_for_url(re.compile(r"/games/\d+#round-2$"))  # type: ignore[attr-defined]
+    assert "Ada" in p.locator("#result").inner_text()  # type: ignore[attr-defined]
+    assert p.locator("#enter-round").count() == 0  # type: ignore[attr-defined]
+    href = p.locator("a", has_text="CSV").get_attribute("href")  # type: ignore[attr-defined]
+    csv = p.request.get(f"{server}{href}")  # type: ignore[attr-defined]
+    assert csv.ok and csv.text().count("\n") > 4
+    shot(p, "game-over")
 
 
 def test_hebrew_page_lays_out_right_to_left(server: str, page: object) -> None:
