@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.facing import mean_angle
+
 MIN_MELD = 2
 CARD_LINK = 1.8
 """Cards: link corner indexes closer than this many local fan steps."""
@@ -288,11 +290,10 @@ def group(
 
 def angle_spread(angles: np.ndarray) -> float:
     """Circular standard deviation in degrees of the finite ``angles`` (radians); 0 if < 2."""
-    a = angles[np.isfinite(angles)]
-    if len(a) < 2:
+    if int(np.isfinite(angles).sum()) < 2:
         return 0.0
-    length = float(abs(np.exp(1j * a.astype(np.float64)).mean()))
-    return math.degrees(math.sqrt(max(0.0, -2.0 * math.log(max(length, 1e-12)))))
+    _, agreement = mean_angle(angles.tolist())
+    return math.degrees(math.sqrt(max(0.0, -2.0 * math.log(max(agreement, 1e-12)))))
 
 
 def is_hand(centres: np.ndarray, sizes: np.ndarray) -> bool:

@@ -248,6 +248,7 @@ def add_photo(game_id: int) -> tuple[Response, int]:
         except UnreadablePhotoError:
             raise  # a damaged photo is refused and not kept
         except WebError as failure:  # busy: the photo is kept, the scan can be retried
+            inspect_photo(data)  # then nothing decoded it yet: check every pixel before keeping
             error = failure.message
     photo_id = new_photo_id()
     filename = save_photo(current_app.config["PHOTOS"], photo_id, info, data)

@@ -498,3 +498,31 @@ def test_a_photo_for_an_unknown_side_or_game_is_refused_and_not_kept(
 def test_deleting_an_unknown_game_is_404(client: FlaskClient) -> None:
     response = client.delete("/api/games/999")
     assert response.status_code == 404 and "999" in response.json["error"]
+
+
+def test_a_busy_scanner_keeps_a_sound_photo_unread_and_refuses_a_damaged_one(
+    tmp_path: Path,
+) -> None:
+    from web import recognition
+    from web.app import create_app
+
+    app = create_app({"TESTING": True, "INSTANCE": tmp_path, "SCAN_WAIT_S": 0.05})
+    client = app.test_client()
+    recognition._load(app)
+    slots = app.extensions["meldcam.scanner.slots"]
+    assert slots.acquire(timeout=1)  # another phone's photo is being read
+    try:
+        game = new_game(client)
+        sound = client.post(
+            f"/api/games/{game}/photos", data={"photo": (io.BytesIO(jpeg()), "a.jpg")}
+        )
+        assert sound.status_code == 201 and sound.json["scan"] is None
+        assert "busy" in sound.json["scan_error"]
+        damaged = big_jpeg()[:400_000]
+        cut = client.post(
+            f"/api/games/{game}/photos", data={"photo": (io.BytesIO(damaged), "b.jpg")}
+        )
+        assert cut.status_code == 400 and "damaged or truncated" in cut.json["error"]
+        assert [f.name for f in Path(app.config["PHOTOS"]).iterdir()] == [f"{sound.json['id']}.jpg"]
+    finally:
+        slots.release()
