@@ -392,13 +392,16 @@ function roundPage() {
     const stroke = Math.max(2, width / 400);
     const meldOf = new Map();
     side.melds.forEach((meld, m) => meld.forEach((i) => meldOf.set(i, m)));
-    for (const piece of side.scanned || []) {  // a re-opened round: what was read then
+    /* A piece's box and label; `kind` is its class after "box". */
+    const boxed = (piece, kind) => {
       const [x1, y1, x2, y2] = piece.box;
-      const g = svgEl(svg, "g", { class: "box scanned", "data-code": piece.code });
+      const g = svgEl(svg, "g", { class: `box ${kind}`, "data-code": piece.code });
       g.append(svgEl(svg, "rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke }),
         svgEl(svg, "text", { x: x1, y: Math.max(y1 - stroke, stroke * 8), "font-size": Math.max(14, width / 45) }, pieceLabel(piece.code)));
       svg.append(g);
-    }
+      return g;
+    };
+    for (const piece of side.scanned || []) boxed(piece, "scanned");  // re-opened: read then
     const shown = side.melds.filter((x) => x.length);
     side.melds.forEach((meld, m) => {
       const corners = [];
@@ -422,20 +425,8 @@ function roundPage() {
     });
     side.pieces.forEach((piece, i) => {
       if (!piece.box || piece.deleted) return;
-      const [x1, y1, x2, y2] = piece.box;
-      const g = document.createElementNS(svg.namespaceURI, "g");
-      g.setAttribute("class", "box" + (meldOf.has(i) ? ` meld-${meldOf.get(i) % 6}` : " loose"));
-      g.setAttribute("data-code", piece.code);
-      const rect = document.createElementNS(svg.namespaceURI, "rect");
-      Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke }).forEach(([k, v]) => rect.setAttribute(k, v));
-      const label = document.createElementNS(svg.namespaceURI, "text");
-      label.setAttribute("x", x1);
-      label.setAttribute("y", Math.max(y1 - stroke, stroke * 8));
-      label.setAttribute("font-size", Math.max(14, width / 45));
-      label.textContent = pieceLabel(piece.code);
-      g.append(rect, label);
+      const g = boxed(piece, meldOf.has(i) ? `meld-${meldOf.get(i) % 6}` : "loose");
       g.addEventListener("click", () => openPicker(s, i, meldOf.get(i) ?? null, null));
-      svg.append(g);
     });
     return el("div", { class: "photo" }, el("img", { src: url, alt: side.name }), svg);
   }
