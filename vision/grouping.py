@@ -17,10 +17,10 @@
    boxes): 4 melds taken for hands, 257 hands found; the other hands, nearly straight, stay melds.
 4. **Piles**: a meld is laid neatly, every piece the same way up; a discard pile or a hand
    thrown down is not. A chain whose pieces' read up angles spread (circular standard
-   deviation) more than ``PILE_SPREAD_DEG`` is no meld. Measured on 804 chains the scanner made
-   of 140 synthetic card photos: 0 of 159 true melds spread that much, 36 of 157 chains holding
-   hand or discard-pile cards did (and 88 of 488 other wrong chains); at 20 degrees 3 true melds
-   would have been lost.
+   deviation) more than ``PILE_SPREAD_DEG`` is no meld. Measured on the 804 chains the scanner
+   (session 3's detector) made of 160 synthetic card val photos: 0 of 159 true melds spread
+   that much, 36 of 157 chains holding hand or discard-pile cards did (and 88 of 488 other
+   wrong chains); at 20 degrees 3 true melds would have been lost.
 5. Chains of at least ``MIN_MELD`` pieces are melds; the rest (discard pile, stray pieces,
    pairs) are unassigned.
 """
