@@ -10,6 +10,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+# unit per-pixel noise is a window of the photo effects' noise bank: drawing fresh Gaussian
+# numbers cost a third of a surface's time
 from datasets.effects import sensor_noise
 
 Surface = Callable[[np.random.Generator, int, int], np.ndarray]
@@ -27,12 +29,6 @@ def _noise(rng: np.random.Generator, w: int, h: int, cell: int) -> np.ndarray:
         return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
     quarter = cv2.resize(small, (w // 4, h // 4), interpolation=cv2.INTER_CUBIC)
     return cv2.resize(quarter, (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-def _grain(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """Unit per-pixel noise: a window of the photo effects' noise bank (drawing fresh Gaussian
-    numbers costs ~15 ns each, a third of a surface's time)."""
-    return sensor_noise(rng, w, h)
 
 
 def _fractal(rng: np.random.Generator, w: int, h: int, base: int, octaves: int = 4) -> np.ndarray:
@@ -89,7 +85,7 @@ def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     palettes = ([40, 110, 30], [90, 60, 20], [40, 40, 140], [30, 80, 20], [60, 60, 60])
     colour = np.array(palettes[rng.integers(len(palettes))], np.float32) * rng.uniform(0.8, 1.3)
-    gray = 0.25 * _fractal(rng, w, h, 60, 3) + 0.12 * _grain(rng, w, h)
+    gray = 0.25 * _fractal(rng, w, h, 60, 3) + 0.12 * sensor_noise(rng, w, h)
     return _tint(gray, colour, 0.5)
 
 
@@ -111,7 +107,7 @@ def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
         dy = ((yy % period) - period / 2).astype(np.float32) ** 2
         m = ((dx + dy) < (period / 4) ** 2).astype(np.float32)
     wrinkle = 1 + 0.08 * _fractal(rng, w, h, 80, 2)
-    weave = 1 + 0.04 * _grain(rng, w, h)
+    weave = 1 + 0.04 * sensor_noise(rng, w, h)
     shade = cv2.multiply(wrinkle, weave)
     # a * (1 - m) + b * m, times the shade, per channel, saturated to uint8
     channels = [
@@ -123,7 +119,7 @@ def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 def plastic(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     colour = np.array(_PLASTIC[rng.integers(len(_PLASTIC))], np.float32) * rng.uniform(0.85, 1.1)
-    gray = 0.04 * _fractal(rng, w, h, 100, 2) + 0.015 * _grain(rng, w, h)
+    gray = 0.04 * _fractal(rng, w, h, 100, 2) + 0.015 * sensor_noise(rng, w, h)
     return _tint(gray, colour, 1.0)
 
 

@@ -16,6 +16,8 @@ from vision.errors import UnreadablePhotoError
 
 PhotoInput = bytes | bytearray | memoryview | str | Path | np.ndarray
 MAX_PIXELS = 80_000_000
+TURNED_ORIENTATIONS = (5, 6, 7, 8)
+"""EXIF orientations that swap a photo's width and height."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +78,7 @@ def _decode(data: bytes, source: str | None, min_side: int) -> Photo:
                 )
             orientation = image.getexif().get(0x0112, 1)
             full = (image.width, image.height)
-            if orientation in (5, 6, 7, 8):
+            if orientation in TURNED_ORIENTATIONS:
                 full = (image.height, image.width)
             if min_side and image.format == "JPEG":
                 image.draft("RGB", (min_side, min_side))

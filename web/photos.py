@@ -15,6 +15,7 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
+from vision.photo import TURNED_ORIENTATIONS
 from web.errors import WebError
 
 MAX_PIXELS = 50_000_000  # a 48 MP phone photo fits; a 30000x30000 bomb does not
@@ -36,10 +37,6 @@ class PhotoInfo:
     width: int
     height: int
     """Size after the EXIF orientation is applied."""
-
-
-_TURNED = (5, 6, 7, 8)
-"""EXIF orientations that swap width and height."""
 
 
 def inspect_photo(data: bytes, *, decode: bool = True) -> PhotoInfo:
@@ -70,7 +67,7 @@ def inspect_photo(data: bytes, *, decode: bool = True) -> PhotoInfo:
                     )
                 if decode:
                     image.load()  # decode everything: a truncated file fails here
-                if image.getexif().get(0x0112, 1) in _TURNED:
+                if image.getexif().get(0x0112, 1) in TURNED_ORIENTATIONS:
                     width, height = height, width
     except UnreadablePhotoError:
         raise

@@ -98,8 +98,9 @@ NEGATIVES = (
 )
 """Where "not a piece" crops are mined: (set, split, every n-th photo)."""
 NEGATIVE_CONF = (0.08, 0.2)
-"""The detector's floors (cards, tiles) when mining, below the scanner's (0.2, 0.35) so that
-what it may ever meet is seen; its other settings are the served ones (``scanner.json``)."""
+"""The detector's floors (cards, tiles) when mining, below the scanner's (``scanner.json``:
+0.2, 0.25 since session 4) so that what it may ever meet is seen; its other settings are the
+served ones. The committed "not a piece" crops were mined at these floors."""
 
 
 def build_negatives() -> None:
