@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.classes import PIECES, PieceKind
-from vision.crops import CROP_SIZE, cut_crops
+from vision.crops import CROP_SIZE, MARGIN, cut_crops
 from vision.detections import NUM_FACES, Detections
 from vision.detector import make_session
 from vision.errors import BadShapeError
@@ -93,9 +93,12 @@ class Reading:
 
 
 class OnnxClassifier:
-    """The crop classifier, loaded once."""
+    """The crop classifier, loaded once; it cuts a card's crop ``margin`` beyond its box (a
+    share of the box's side) and a tile's ``tile_margin`` (the same when not given)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, margin: float = MARGIN, tile_margin: float | None = None):
+        self.margin = margin
+        self.tile_margin = margin if tile_margin is None else tile_margin
         self.session = make_session(path)
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
@@ -153,7 +156,8 @@ class OnnxClassifier:
         """
         if not len(detections):
             return detections
-        crops = cut_crops(image, detections.xyxy, self.size)
+        margins = np.where(detections.kind, self.tile_margin, self.margin)
+        crops = cut_crops(image, detections.xyxy, self.size, margins)
         first = self._views(crops, VIEWS[:1])
         reading = self._reading(first, VIEWS[:1])
         faces, none = piece_probabilities(reading.logits, reading.none, detections.kind)

@@ -18,6 +18,7 @@ from scorer import PieceKind as RulesKind
 from scorer import Rules
 from vision import grouping
 from vision.classes import PIECES
+from vision.crops import MARGIN
 from vision.detections import Detections
 from vision.detector import OnnxDetector
 from vision.errors import ModelMissingError, VisionError
@@ -53,13 +54,28 @@ class ScannerConfig:
     """Close-ups are read again fitted so their median piece is this big (0: off)."""
     conf_tiles: float | None = None
     """The confidence floor of tiles, when it differs from the cards' (``conf``)."""
+    crop_margin: float = MARGIN
+    """How far beyond its box a card's crop is cut for the classifier (share of the box's side;
+    the classifier's model card says what it was trained at)."""
+    crop_margin_tiles: float | None = None
+    """The same for tiles, when it differs from the cards'."""
+    read_floor: float = 0.0
+    """A detection whose confidence times its face's probability is below this is dropped
+    before grouping (a pip or a picture read weakly as some face)."""
+
+    @property
+    def tile_crop_margin(self) -> float:
+        return self.crop_margin if self.crop_margin_tiles is None else self.crop_margin_tiles
 
     @classmethod
     def read(cls, path: Path) -> ScannerConfig:
         if not path.exists():
             return cls()
         data = json.loads(path.read_text())
-        keys = ("imgsz", "conf", "iou", "piece_px", "conf_tiles")
+        keys = (
+            "imgsz", "conf", "iou", "piece_px", "conf_tiles",
+            "crop_margin", "crop_margin_tiles", "read_floor",
+        )  # fmt: skip
         return cls(**{k: data[k] for k in keys if k in data})
 
 
@@ -89,7 +105,10 @@ class Scanner:
             config.piece_px,
             config.conf_tiles,
         )
-        return cls(detector, OnnxClassifier(folder / CLASSIFIER_FILE), config)
+        classifier = OnnxClassifier(
+            folder / CLASSIFIER_FILE, config.crop_margin, config.tile_crop_margin
+        )
+        return cls(detector, classifier, config)
 
     def scan(
         self,
@@ -116,7 +135,7 @@ class Scanner:
         t2 = time.perf_counter()
         timing["detect"] = (t2 - t1) * 1000
         dets, kind = _keep_kind(dets, kind)
-        dets = self.classifier.read(image, dets)
+        dets = drop_weak(self.classifier.read(image, dets), self.config.read_floor)
         t3 = time.perf_counter()
         timing["recognise"] = (t3 - t2) * 1000
         sx, sy = photo_data.scale
@@ -131,6 +150,14 @@ def _keep_kind(dets: Detections, kind: ScanKind) -> tuple[Detections, ScanKind]:
         cards = float(dets.confidence[~dets.kind].sum()) if len(dets) else 0.0
         kind = ScanKind.TILES if tiles > cards else ScanKind.CARDS
     return (dets[dets.kind] if kind is ScanKind.TILES else dets[~dets.kind]), kind
+
+
+def drop_weak(dets: Detections, floor: float) -> Detections:
+    """The read detections whose confidence times their best face's probability is at least
+    ``floor``."""
+    if floor <= 0 or not len(dets):
+        return dets
+    return dets[dets.confidence * dets.faces.max(axis=1) >= floor]
 
 
 def choices_of(dets: Detections) -> list[Choice]:

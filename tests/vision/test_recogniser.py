@@ -107,7 +107,8 @@ def test_the_training_augmentation_reports_how_far_it_turned_each_crop() -> None
 
     ups = np.linspace(-3, 3, 24)
     crops = np.stack([_marked(u) for u in ups])
-    augmented, turned = _augment(_to_tensor(crops), torch.Generator().manual_seed(4))
+    stored = torch.full((len(crops),), 0.12)
+    augmented, turned = _augment(_to_tensor(crops), torch.Generator().manual_seed(4), stored)
     seen = (augmented.permute(0, 2, 3, 1).numpy() * 255).astype(np.uint8)
     grey = seen.astype(np.float32).mean(axis=3, keepdims=True)
     dots = np.where(grey > 0.8 * grey.max(axis=(1, 2, 3), keepdims=True), 255, 0)
@@ -134,6 +135,7 @@ class _TwoLookClassifier(OnnxClassifier):
 
     def __init__(self) -> None:
         self.size, self.full, self.read_crops = 48, True, 0
+        self.margin = self.tile_margin = 0.12
 
     def outputs(self, crops: np.ndarray) -> np.ndarray:
         self.read_crops += len(crops)
@@ -161,3 +163,51 @@ def test_only_unsure_crops_get_a_second_look() -> None:
     assert classifier.read_crops == 3  # two crops as cut, one of them again
     card = np.flatnonzero(CARD_MASK)
     assert read.face_id.tolist() == [card[0], card[0]]  # the second look changed box 1's mind
+
+
+def test_the_training_augmentation_cuts_each_crop_at_a_drawn_margin() -> None:
+    """Crops stored wide come out at the drawn margin: the piece's box fills the share of the
+    crop that margin leaves it, whatever the stored margin was."""
+    torch = pytest.importorskip("torch")
+    from vision.crops import STORE_MARGIN, STORE_SIZE
+    from vision.train.classifier import _augment, _to_tensor
+
+    side = STORE_SIZE / (1 + 2 * STORE_MARGIN)  # the box inside a stored crop
+    lo, hi = round((STORE_SIZE - side) / 2), round((STORE_SIZE + side) / 2)
+    crops = np.full((32, STORE_SIZE, STORE_SIZE, 3), 40, np.uint8)
+    crops[:, lo:hi, lo:hi] = 230
+    stored = torch.full((32,), STORE_MARGIN)
+    for margin in (0.12, 0.35):
+        out, _ = _augment(_to_tensor(crops), torch.Generator().manual_seed(1), stored, 48,
+                          (margin, margin))  # fmt: skip
+        assert out.shape == (32, 3, 48, 48)
+        box = (out.mean(dim=1) > 0.5).float().mean(dim=(1, 2)).numpy()
+        expected = 1 / (1 + 2 * margin) ** 2  # give or take the drawn scale (0.88-1.12)
+        assert np.all(box > expected * 0.88**2 * 0.9), (margin, box.min())
+        assert np.all(box < expected * 1.12**2 * 1.1), (margin, box.max())
+
+
+class _MarginClassifier(_TwoLookClassifier):
+    """Keeps the first crops it is given (the crops as cut)."""
+
+    seen: np.ndarray | None = None
+
+    def outputs(self, crops: np.ndarray) -> np.ndarray:
+        if self.seen is None:
+            self.seen = crops
+        return super().outputs(crops)
+
+
+def test_cards_and_tiles_are_cut_at_their_own_margins() -> None:
+    from vision.detections import Detections
+
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[50:100, 50:100] = 255  # two white 50 px squares on black
+    image[50:100, 200:250] = 255
+    boxes = np.array([[50, 50, 100, 100], [200, 50, 250, 100]], np.float32)
+    classifier = _MarginClassifier()
+    classifier.margin, classifier.tile_margin = 0.4, 0.1  # box 0 is a card, box 1 a tile
+    classifier.read(image, Detections.from_boxes(boxes, np.ones(2), np.array([0, 2])))
+    assert classifier.seen is not None
+    white = (classifier.seen.mean(axis=3) > 128).mean(axis=(1, 2))
+    np.testing.assert_allclose(white, [1 / 1.8**2, 1 / 1.2**2], atol=0.03)

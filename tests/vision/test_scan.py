@@ -110,3 +110,20 @@ def test_exif_orientation_is_applied(scanner: Scanner, real: Path) -> None:
     nearest = dist.argmin(axis=1)
     assert sorted(nearest.tolist()) == list(range(len(centres_b)))
     assert dist.min(axis=1).max() < 4
+
+
+def test_weakly_read_detections_are_dropped_before_grouping() -> None:
+    from vision.detections import Detections
+    from vision.scanner import drop_weak
+
+    boxes = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], np.float32)
+    dets = Detections.from_boxes(boxes, np.array([0.9, 0.3, 0.25]), np.zeros(3))
+    faces = np.zeros((3, dets.faces.shape[1]), np.float32)
+    faces[:, 0] = [0.9, 0.5, 0.2]  # read strongly, fairly, weakly
+    faces[:, 1] = 1 - faces[:, 0]
+    read = dets.with_faces(faces)
+    assert drop_weak(read, 0.0) is read
+    kept = drop_weak(read, 0.1)  # scores 0.81, 0.15 (0.3 x 0.5), 0.2 (0.25 x 0.8)
+    assert kept.xyxy[:, 0].tolist() == [0, 20, 40]
+    kept = drop_weak(read, 0.18)
+    assert kept.xyxy[:, 0].tolist() == [0, 40]

@@ -147,3 +147,21 @@ def test_label_angles_follow_the_piece_and_turn_the_bottom_corner_round(tmp_path
     np.testing.assert_allclose(angles, [math.pi / 2, -math.pi / 2, 0.0], atol=1e-6)
     assert np.isnan(label_angles(tmp_path, Path("p.png"), 2)).all()  # labels disagree: unknown
     assert np.isnan(label_angles(tmp_path, Path("other.png"), 1)).all()  # no truth: unknown
+
+
+def test_crop_sets_are_stored_wide_and_cut_again_as_served(tmp_path: Path) -> None:
+    from vision.crops import STORE_MARGIN, STORE_SIZE, recut
+    from vision.train.data import build_crop_set
+
+    src = _source(tmp_path / "src", [(TILE, (400, 300, 480, 400)), (CORNER, (800, 500, 840, 550))])
+    data = np.load(build_crop_set([(src, "train")], tmp_path / "crops.npz"))
+    assert data["x"].shape == (2, STORE_SIZE, STORE_SIZE, 3)
+    assert data["y"].tolist() == [TILE, CORNER]
+    assert float(data["margin"]) == pytest.approx(STORE_MARGIN)
+    # the box fills 1/(1 + 2 x margin) of the side, stored and once cut again at 0.12
+    for crops, margin in ((data["x"], STORE_MARGIN), (recut(data["x"], STORE_MARGIN, 0.12), 0.12)):
+        coloured = crops[0, :, :, 0] > 150  # the tile is 80 x 100: its long side sets the crop's
+        rows, cols = coloured.any(axis=1).sum(), coloured.any(axis=0).sum()
+        side = crops.shape[1]
+        assert rows == pytest.approx(side / (1 + 2 * margin), abs=2)
+        assert cols == pytest.approx(side * 0.8 / (1 + 2 * margin), abs=2)

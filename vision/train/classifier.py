@@ -14,14 +14,21 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.crops import CROP_SIZE, MARGIN, recut
 from vision.detections import NUM_FACES
-from vision.recogniser import FULL_OUTPUTS, MEAN, NOT_A_PIECE, STD
+from vision.recogniser import CARD_MASK, FULL_OUTPUTS, MEAN, NOT_A_PIECE, STD
 
 OUTPUTS = FULL_OUTPUTS
 UP = slice(NOT_A_PIECE + 1, NOT_A_PIECE + 3)
 """The (cos, sin) outputs of the up direction."""
 TURN_WEIGHT = 0.5
 """Weight of the up-direction loss (1 - cosine of the angle error) beside the faces'."""
+CARD_MARGINS = (0.10, 0.42)
+"""The range a card corner's (or a "not a piece" crop's) margin is drawn from (uniformly, each
+time it is seen), within what its set was stored at (:data:`vision.crops.STORE_MARGIN`)."""
+TILE_MARGINS = (0.08, 0.30)
+"""The same for a tile: a tile's box is the whole tile, served at a margin near this range's
+middle (``crop_margin_tiles``); wider crops taught little but cost tile accuracy (session 5)."""
 
 
 def build_net(num_classes: int = OUTPUTS) -> object:
@@ -47,10 +54,22 @@ def build_net(num_classes: int = OUTPUTS) -> object:
     )
 
 
-def _augment(x: object, generator: object) -> tuple[object, object]:
-    """(augmented crops, the angle in radians each crop's up direction turned by): random
-    quarter turns, shift/scale/rotation (a detector's box is never exact), light and
-    colour jitter.
+def _augment(
+    x: object,
+    generator: object,
+    stored: object,
+    size: int = CROP_SIZE,
+    margins: tuple[object, object] = CARD_MARGINS,
+) -> tuple[object, object]:
+    """(augmented ``size`` px crops, the angle in radians each crop's up direction turned by)
+    from crops ``x`` stored at the margins ``stored`` (one per crop): a margin drawn between
+    ``margins`` (bounds for all crops or one per crop), random quarter turns,
+    shift/scale/rotation (a detector's box is never exact), light and colour jitter.
+
+    Margin: a detector's box on a card's index may hold the rank and only part of the suit;
+    a crop with more around the box shows the rest of it. Drawing the margin teaches the
+    classifier to read a piece whatever lies around it, so the scanner can cut wider crops
+    than the detector's box without the classifier meeting crops it never saw.
 
     Quarter turns: a piece lies facing any player (a card's other corner is its half turn, the
     side players' melds are quarter turns); the scanner reads every crop also half turned.
@@ -74,17 +93,20 @@ def _augment(x: object, generator: object) -> tuple[object, object]:
         * 0.45
     )
     x = x * (1 - wash) + grey * wash
+    lo, hi = margins
+    margin = torch.minimum(lo + torch.rand(n, generator=generator) * (hi - lo), stored)  # type: ignore[call-overload]
+    part = (1 + 2 * margin) / (1 + 2 * stored)  # the share of the stored crop kept
     angle = (torch.rand(n, generator=generator) - 0.5) * 0.7
     scale = 0.88 + torch.rand(n, generator=generator) * 0.24
-    shift = (torch.rand(n, 2, generator=generator) - 0.5) * 0.2
-    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
+    shift = (torch.rand(n, 2, generator=generator) - 0.5) * 0.3 * part[:, None]
+    cos, sin = torch.cos(angle) * part / scale, torch.sin(angle) * part / scale
     theta = torch.stack(
         [torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1
     )
     # torch.rot90 from rows towards columns turns a direction by -90 degrees (y points down);
     # sampling through the rotation ``angle`` turns the content by -angle
     turned = -turns.float() * (torch.pi / 2) - angle
-    grid = F.affine_grid(theta, list(x.shape), align_corners=False)  # type: ignore[attr-defined]
+    grid = F.affine_grid(theta, [n, x.shape[1], size, size], align_corners=False)  # type: ignore[attr-defined]
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
     gain = 0.8 + torch.rand(n, 3, 1, 1, generator=generator) * 0.4
     bias = (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 0.3
@@ -128,7 +150,7 @@ def evaluate(out: np.ndarray, y: np.ndarray) -> float:
     """From the net's outputs ``out`` for crops of faces ``y``. Pieces: top-1 accuracy within
     the crops' own kind, a crop the net calls "not a piece" counting as wrong. Crops of no
     piece: the share the net calls "not a piece" as a card and as a tile alike."""
-    from vision.recogniser import CARD_MASK, DROP, piece_probabilities
+    from vision.recogniser import DROP, piece_probabilities
 
     if not len(out):
         return float("nan")
@@ -196,6 +218,8 @@ def train_classifier(
     init: Path | None = None,
     repeat: dict[Path, int] | None = None,
     sample: float = 1.0,
+    val_margin: dict[str, float] | None = None,
+    lr: float = 3e-3,
 ) -> dict[str, float]:
     """Train on the crop sets ``train`` (.npz), checkpoint to ``out`` (.pt), resume if present.
 
@@ -203,7 +227,10 @@ def train_classifier(
     weights learnt on another crop size are a start); ``repeat`` counts how often a set is taken
     per epoch (the real crops are few and worth more than the generated ones); an epoch takes
     a random ``sample`` of the crops (a fresh one each epoch) when the set is too big for the
-    time there is.
+    time there is. Each crop's margin is drawn from :data:`CARD_MARGINS` or
+    :data:`TILE_MARGINS`; ``lr`` is the peak learning rate. The validation sets are
+    cut at ``val_margin`` (by set name; :data:`vision.crops.MARGIN` where not named), the
+    margin the scanner serves them at.
     """
     import torch
 
@@ -214,6 +241,11 @@ def train_classifier(
     x = np.concatenate([d["x"] for d in xs])
     y = np.concatenate([d["y"] for d in xs])
     a = np.concatenate([_angles_of(d) for d in xs])
+    stored = np.concatenate([np.full(len(d["y"]), _margin_of(d), np.float32) for d in xs])
+    tile = np.zeros(len(y), bool)
+    tile[y < NUM_FACES] = ~CARD_MASK[y[y < NUM_FACES]]
+    margin_lo = np.where(tile, TILE_MARGINS[0], CARD_MARGINS[0]).astype(np.float32)
+    margin_hi = np.where(tile, TILE_MARGINS[1], CARD_MARGINS[1]).astype(np.float32)
     net = build_net()
     optimizer = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)  # type: ignore[attr-defined]
     start = 0
@@ -227,7 +259,8 @@ def train_classifier(
         start = state["epoch"] + 1
     steps = max(1, round(len(x) * sample) // batch)
     generator = torch.Generator().manual_seed(seed)
-    vals = {k: np.load(p) for k, p in val.items()}
+    val_margin = val_margin or {}
+    vals = {k: _val_set(np.load(p), val_margin.get(k, MARGIN)) for k, p in val.items()}
     metrics: dict[str, float] = {}
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     for epoch in range(start, epochs):
@@ -237,10 +270,13 @@ def train_classifier(
         order = torch.randperm(len(x), generator=generator).numpy()
         total = 0.0
         for group in optimizer.param_groups:
-            group["lr"] = 3e-3 * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * epoch / epochs)))
+            group["lr"] = lr * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * epoch / epochs)))
         for s in range(steps):
             idx = order[s * batch : (s + 1) * batch]
-            xb, turned = _augment(_to_tensor(x[idx]), generator)
+            bounds = (torch.from_numpy(margin_lo[idx]), torch.from_numpy(margin_hi[idx]))
+            xb, turned = _augment(
+                _to_tensor(x[idx]), generator, torch.from_numpy(stored[idx]), margins=bounds
+            )
             yb = torch.from_numpy(y[idx])
             ab = torch.from_numpy(a[idx]) + turned  # type: ignore[operator]
             outb = net(_norm(xb))  # type: ignore[operator]
@@ -269,6 +305,21 @@ def train_classifier(
             out,
         )
     return metrics
+
+
+def _margin_of(data: object) -> float:
+    """The margin a crop set was cut at (:data:`vision.crops.MARGIN` for a set from before
+    sets kept it)."""
+    return float(data["margin"]) if "margin" in data else MARGIN  # type: ignore[index,operator]
+
+
+def _val_set(data: object, margin: float) -> dict[str, np.ndarray]:
+    """A validation set's crops cut again at ``margin`` and :data:`CROP_SIZE`, with its labels."""
+    x = np.asarray(data["x"])  # type: ignore[index]
+    stored = _margin_of(data)
+    if abs(stored - margin) > 1e-6 or x.shape[1] != CROP_SIZE:
+        x = recut(x, stored, margin)
+    return {"x": x, "y": np.asarray(data["y"]), "a": _angles_of(data)}  # type: ignore[index]
 
 
 def _angles_of(data: object) -> np.ndarray:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.classes import COARSE, PIECES
-from vision.crops import CROP_SIZE, cut_crops
+from vision.crops import STORE_MARGIN, STORE_SIZE, cut_crops
 from vision.detections import NUM_FACES
 from vision.truth import up_angle
 
@@ -124,11 +124,16 @@ def crop_angles(sources: Sequence[tuple[Path, str]]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, np.float32)
 
 
-def build_crop_set(sources: Sequence[tuple[Path, str]], out: Path, size: int = CROP_SIZE) -> Path:
+def build_crop_set(
+    sources: Sequence[tuple[Path, str]],
+    out: Path,
+    size: int = STORE_SIZE,
+    margin: float = STORE_MARGIN,
+) -> Path:
     """Cut every labelled box of ``sources`` (folder, split) into ``out``.
 
-    The ``.npz`` holds ``x`` (uint8 crops), ``y`` (face ids) and ``a`` (up angles, NaN where
-    the source has no truth JSON).
+    The ``.npz`` holds ``x`` (uint8 crops), ``y`` (face ids), ``a`` (up angles, NaN where
+    the source has no truth JSON) and ``margin`` (the margin they were cut at).
     """
     import cv2
 
@@ -142,25 +147,13 @@ def build_crop_set(sources: Sequence[tuple[Path, str]], out: Path, size: int = C
             image = cv2.cvtColor(cv2.imread(str(image_path)), cv2.COLOR_BGR2RGB)
             h, w = image.shape[:2]
             boxes = pixel_boxes(rows, w, h)
-            xs.append(cut_crops(image, boxes, size))
+            xs.append(cut_crops(image, boxes, size, margin))
             ys.extend(int(c) for c in rows[:, 0])
     x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
     out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, x=x, y=np.array(ys, np.int64), a=crop_angles(sources))
+    y = np.array(ys, np.int64)
+    np.savez_compressed(out, x=x, y=y, a=crop_angles(sources), margin=np.float32(margin))
     return out
-
-
-def add_crop_angles(npz: Path, sources: Sequence[tuple[Path, str]]) -> bool:
-    """Give a crop set built before angles were kept its ``a``; True if it was rewritten."""
-    with np.load(npz) as data:
-        if "a" in data:
-            return False
-        x, y = data["x"], data["y"]
-    angles = crop_angles(sources)
-    if len(angles) != len(y):
-        raise ValueError(f"{npz}: {len(y)} crops but {len(angles)} labels in its sources")
-    np.savez_compressed(npz, x=x, y=y, a=angles)
-    return True
 
 
 NOT_A_PIECE = NUM_FACES
@@ -187,7 +180,8 @@ def build_negative_set(
     out: Path,
     *,
     every: int = 1,
-    size: int = CROP_SIZE,
+    size: int = STORE_SIZE,
+    margin: float = STORE_MARGIN,
 ) -> Path:
     """Crops of what ``detector`` finds where no piece lies, labelled :data:`NOT_A_PIECE`.
 
@@ -219,11 +213,12 @@ def build_negative_set(
                 touches = (np.clip(rb - lt, 0, None).prod(axis=2) > 0).any(axis=1)
                 found = found[~touches]
             if len(found):
-                xs.append(cut_crops(image, found.xyxy, size))
+                xs.append(cut_crops(image, found.xyxy, size, margin))
     x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
     out.parent.mkdir(parents=True, exist_ok=True)
     y = np.full(len(x), NOT_A_PIECE, np.int64)
-    np.savez_compressed(out, x=x, y=y, a=np.full(len(x), np.nan, np.float32))
+    angles = np.full(len(x), np.nan, np.float32)
+    np.savez_compressed(out, x=x, y=y, a=angles, margin=np.float32(margin))
     return out
 
 

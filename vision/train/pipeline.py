@@ -54,23 +54,23 @@ def generate(cards: int, tiles: int, workers: int) -> None:
         _meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
 
 
-def build_sets() -> dict[str, Path]:
-    from vision.crops import CROP_SIZE
-    from vision.train.data import (
-        add_crop_angles,
-        build_crop_set,
-        build_detector_set,
-        build_tiled_detector_set,
-    )
+def crops_folder() -> Path:
+    """Where the classifier's crop sets are kept (named by the size and margin they are cut
+    at, so that sets cut another way are never mixed in)."""
+    from vision.crops import STORE_MARGIN, STORE_SIZE
 
-    crops = DATA / f"crops{CROP_SIZE}"
+    return DATA / f"crops{STORE_SIZE}m{round(STORE_MARGIN * 100)}"
+
+
+def build_sets() -> dict[str, Path]:
+    from vision.train.data import build_crop_set, build_detector_set, build_tiled_detector_set
+
+    crops = crops_folder()
     for name in (*SYNTHETIC, "real"):
         for split in ("train", "val"):
             target = crops / f"{name}_{split}.npz"
             if not target.exists():
                 build_crop_set([(DATA / name, split)], target)
-            elif add_crop_angles(target, [(DATA / name, split)]):
-                print(f"{target}: up angles added", flush=True)
     sets = {"all": ("syn_cards", "syn_tiles", "real"), "tiles": ("syn_tiles", "real")}
     yamls = {}
     for name, sources in sets.items():
@@ -94,6 +94,7 @@ NEGATIVES = (
     ("syn_cards2", "train", 3),
     ("syn_tiles", "train", 2),
     ("syn_tiles2", "train", 3),
+    ("syn_cards3", "train", 4),
     ("real", "train", 2),
 )
 """Where "not a piece" crops are mined: (set, split, every n-th photo)."""
@@ -105,7 +106,6 @@ served ones. The committed "not a piece" crops were mined at these floors."""
 
 def build_negatives() -> None:
     """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``)."""
-    from vision.crops import CROP_SIZE
     from vision.scanner import Scanner
     from vision.train.data import build_negative_set
 
@@ -115,17 +115,25 @@ def build_negatives() -> None:
     cards, tiles = NEGATIVE_CONF
     detector = Scanner.load(MODELS, conf=cards, conf_tiles=tiles).detector
     for name, split, every in NEGATIVES:
-        out = DATA / f"crops{CROP_SIZE}" / f"negatives_{name}_{split}.npz"
+        out = crops_folder() / f"negatives_{name}_{split}.npz"
         if not out.exists():
             build_negative_set([(DATA / name, split)], detector, out, every=every)
 
 
-def train_classifier_stage(epochs: int, threads: int = 2, sample: float = 1.0) -> None:
+def train_classifier_stage(
+    epochs: int, threads: int = 2, sample: float = 1.0, lr: float = 3e-3, run: str = ""
+) -> None:
+    """Train the classifier in ``runs/<run>`` (default: named by the crop sets), starting from
+    ``models/classifier.pt`` when that run is new, and export it to ``models/``."""
     from vision.crops import CROP_SIZE
+    from vision.scanner import CONFIG_FILE, ScannerConfig
     from vision.train.classifier import export_classifier, train_classifier
 
-    crops = DATA / f"crops{CROP_SIZE}"
-    checkpoint = RUNS / f"cls{CROP_SIZE}" / "classifier.pt"
+    crops = crops_folder()
+    checkpoint = RUNS / (run or f"cls{CROP_SIZE}-{crops.name}") / "classifier.pt"
+    # validation crops are cut at the margins the scanner serves
+    config = ScannerConfig.read(MODELS / CONFIG_FILE)
+    margins = {"cards": config.crop_margin, "tiles": config.tile_crop_margin}
     negatives = {
         split: [
             p
@@ -144,6 +152,11 @@ def train_classifier_stage(epochs: int, threads: int = 2, sample: float = 1.0) -
         init=MODELS / "classifier.pt",
         repeat={crops / "real_train.npz": 2},
         sample=sample,
+        lr=lr,
+        val_margin={
+            name: margins["cards" if "cards" in name else "tiles"]
+            for name in ("syn_cards", "syn_tiles", "real", *(p.stem for p in negatives["val"]))
+        },
     )
     export_classifier(checkpoint, MODELS / "classifier.onnx", CROP_SIZE)
     shutil.copy(checkpoint, MODELS / "classifier.pt")
@@ -225,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--cls-sample", type=float, default=1.0, help="fraction of the crops each epoch takes"
     )  # fmt: skip
+    p.add_argument("--cls-lr", type=float, default=3e-3, help="the classifier's peak learning rate")
+    p.add_argument(
+        "--cls-run", default="", help="the classifier's run folder under runs/ (a new one starts "
+        "from models/classifier.pt)",
+    )  # fmt: skip
     p.add_argument(
         "--threads", type=int, default=2,
         help="torch threads (1 each when the classifier and detector train side by side)",
@@ -243,7 +261,9 @@ def main(argv: list[str] | None = None) -> int:
         train_detector_stage(sets, args.phases, args.start, args.threads)
     if "classifier" in stages:
         build_negatives()
-        train_classifier_stage(args.cls_epochs, args.threads, args.cls_sample)
+        train_classifier_stage(
+            args.cls_epochs, args.threads, args.cls_sample, args.cls_lr, args.cls_run
+        )
     if "evaluate" in stages:
         evaluate_stage()
     print(f"make train: {time.time() - t0:.0f} s")
