@@ -18,12 +18,13 @@ import numpy as np
 
 CROP_SIZE = 48
 MARGIN = 0.12
-"""The margin of a model trained before margins were drawn at random (session 3's)."""
+"""The margin served when ``scanner.json`` names none: the one models before session 5 were
+trained at (one margin for every crop)."""
 STORE_MARGIN = 0.45
 """The margin training crops are stored at; any margin up to it can be cut from them."""
 STORE_SIZE = 72
-"""The side training crops are stored at: at the served margins their piece is still at least
-:data:`CROP_SIZE` pixels wide, so cutting them again does not enlarge."""
+"""The side training crops are stored at: cut again at a 12 % margin their square is still 47
+px, about :data:`CROP_SIZE`, so cutting them again hardly ever enlarges."""
 
 
 def square_boxes(boxes: np.ndarray, margin: float | np.ndarray = MARGIN) -> np.ndarray:
