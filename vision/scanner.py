@@ -134,8 +134,15 @@ class Scanner:
         dets = self.detector.detect(image)
         t2 = time.perf_counter()
         timing["detect"] = (t2 - t1) * 1000
-        dets, kind = _keep_kind(dets, kind)
-        dets = drop_weak(self.classifier.read(image, dets), self.config.read_floor)
+        if kind is ScanKind.AUTO:
+            # told after reading: on real tile photos the detector alone takes many numbers for
+            # card corners, which the classifier then reads weakly or calls no piece
+            dets = self.classifier.read(image, dets)
+            dets, kind = _keep_kind(dets, kind)
+        else:
+            dets, _ = _keep_kind(dets, kind)
+            dets = self.classifier.read(image, dets)
+        dets = drop_weak(dets, self.config.read_floor)
         t3 = time.perf_counter()
         timing["recognise"] = (t3 - t2) * 1000
         sx, sy = photo_data.scale
@@ -145,9 +152,13 @@ class Scanner:
 
 
 def _keep_kind(dets: Detections, kind: ScanKind) -> tuple[Detections, ScanKind]:
+    """The detections of ``kind``; for auto, of the kind whose read detections weigh more
+    (confidence times face probability, summed). Measured on 519 real tile photos at the card
+    floor 0.2: the detector's confidences alone took 49 for cards, the read weights 6."""
     if kind is ScanKind.AUTO:
-        tiles = float(dets.confidence[dets.kind].sum()) if len(dets) else 0.0
-        cards = float(dets.confidence[~dets.kind].sum()) if len(dets) else 0.0
+        weight = dets.confidence * dets.faces.max(axis=1) if len(dets) else dets.confidence
+        tiles = float(weight[dets.kind].sum())
+        cards = float(weight[~dets.kind].sum())
         kind = ScanKind.TILES if tiles > cards else ScanKind.CARDS
     return (dets[dets.kind] if kind is ScanKind.TILES else dets[~dets.kind]), kind
 
