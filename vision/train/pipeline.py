@@ -100,8 +100,9 @@ NEGATIVES = (
 """Where "not a piece" crops are mined: (set, split, every n-th photo)."""
 NEGATIVE_CONF = (0.08, 0.2)
 """The detector's floors (cards, tiles) when mining, below the scanner's (``scanner.json``:
-0.2, 0.25 since session 4) so that what it may ever meet is seen; its other settings are the
-served ones. The committed "not a piece" crops were mined at these floors."""
+0.1 and 0.25 since session 5) so that what it may ever meet is seen; its other settings are
+the served ones. The committed classifier's "not a piece" crops were mined at these floors
+with session 4's detector."""
 
 
 def build_negatives() -> None:
