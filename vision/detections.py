@@ -114,6 +114,11 @@ class Detections:
     def face_confidence(self) -> np.ndarray:
         return self.faces.max(axis=1) if len(self) else np.zeros(0, np.float32)
 
+    @property
+    def read_confidence(self) -> np.ndarray:
+        """(N,) the detector's confidence times the probability of the best face."""
+        return self.confidence * self.face_confidence
+
     def codes(self) -> list[str]:
         return [PIECES.face(int(i)).code for i in self.face_id]
 

@@ -156,7 +156,7 @@ def _keep_kind(dets: Detections, kind: ScanKind) -> tuple[Detections, ScanKind]:
     (confidence times face probability, summed). Measured on 519 real tile photos at the card
     floor 0.2: the detector's confidences alone took 49 for cards, the read weights 6."""
     if kind is ScanKind.AUTO:
-        weight = dets.confidence * dets.faces.max(axis=1) if len(dets) else dets.confidence
+        weight = dets.read_confidence
         tiles = float(weight[dets.kind].sum())
         cards = float(weight[~dets.kind].sum())
         kind = ScanKind.TILES if tiles > cards else ScanKind.CARDS
@@ -166,9 +166,9 @@ def _keep_kind(dets: Detections, kind: ScanKind) -> tuple[Detections, ScanKind]:
 def drop_weak(dets: Detections, floor: float) -> Detections:
     """The read detections whose confidence times their best face's probability is at least
     ``floor``."""
-    if floor <= 0 or not len(dets):
+    if floor <= 0:
         return dets
-    return dets[dets.confidence * dets.faces.max(axis=1) >= floor]
+    return dets[dets.read_confidence >= floor]
 
 
 def choices_of(dets: Detections) -> list[Choice]:
