@@ -200,9 +200,9 @@ def assemble(
     )
     piece_choice: list[Choice] = []
     for boxes in g.pieces:
-        # a card seen by both corners: combine the two readings
-        if len(boxes) == 2:
-            probs = dets.faces[boxes[0]] * dets.faces[boxes[1]]
+        # a card seen by both corners, or an index boxed twice: combine the readings
+        if len(boxes) > 1:
+            probs = np.prod(dets.faces[list(boxes)], axis=0)
             probs = probs / max(float(probs.sum()), 1e-12)
             top = np.argsort(-probs)[:TOP_K]
             piece_choice.append(

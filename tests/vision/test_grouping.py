@@ -73,6 +73,46 @@ def test_two_identical_cards_of_two_decks_stay_two() -> None:
     assert g.melds == ((0, 1, 2, 3),)
 
 
+def test_an_index_boxed_twice_is_one_piece() -> None:
+    # the detector's second box on 6H, shifted by a third of its width: one card, not two
+    boxes = [*_column(100, 100, ["5H", "6H", "7H", "8H"]), ("6H", 104.0, 133.0, 12.0, 26.0)]
+    g = grouping.group(*_arrays(boxes))
+    assert g.pieces == ((0,), (1, 4), (2,), (3,))  # the first listed box is the one shown
+    assert g.melds == ((0, 1, 2, 3),)
+    assert g.unassigned == ()
+
+
+def test_a_twin_of_a_card_seen_by_both_corners_joins_that_card() -> None:
+    boxes = [
+        *_column(100, 100, ["5H", "6H", "7H"]),
+        ("7H", 190.0, 270.0, 12.0, 26.0),  # 7H's far corner
+        ("7H", 193.0, 266.0, 12.0, 26.0),  # ... boxed twice
+    ]
+    g = grouping.group(*_arrays(boxes))
+    assert len(g.pieces) == 3 and sorted(g.pieces[2]) == [2, 3, 4]
+    assert g.melds == ((0, 1, 2),)
+
+
+def test_twins_need_one_code_and_a_short_distance() -> None:
+    near = grouping.TWIN_NEAR * np.sqrt(12.0 * 26.0)
+    # two identical cards of two decks fanned tight (a step just over the twin distance)
+    tight = _column(100, 100, ["7S", "7S", "7H"], step=near + 1.0)
+    assert len(grouping.group(*_arrays(tight)).pieces) == 3
+    # closer than that, one code: one index boxed twice; another code: two pieces
+    same = _column(100, 100, ["7S", "7S", "7H"], step=near - 1.0)
+    assert len(grouping.group(*_arrays(same)).pieces) == 2
+    other = _column(100, 100, ["7S", "6S", "7H"], step=near - 1.0)
+    assert len(grouping.group(*_arrays(other)).pieces) == 3
+
+
+def test_tiles_are_never_twins() -> None:
+    # two identical tiles of a row touch, closer than the twin distance of their size
+    centres = np.array([[100.0, 100.0], [125.0, 100.0], [150.0, 100.0]], np.float32)
+    sizes = np.full((3, 2), [26.0, 36.0], np.float32)
+    g = grouping.group(centres, sizes, ["5R", "5R", "6R"], np.ones(3, bool))
+    assert len(g.pieces) == 3
+
+
 def _far_corner_inside_another_column(up_far: float) -> grouping.Grouping:
     """7H in the middle of one column; a 7H index in the middle of the next column lies at its
     down-right diagonal (41 degrees, 4.6 index sizes away), read with up angle ``up_far``."""
@@ -205,3 +245,28 @@ def test_a_card_seen_by_both_corners_scans_as_one_piece_with_both_readings() -> 
     assert [p.code for p in result.pieces] == ["5H", "6H", "7H"]
     assert result.pieces[2].confidence == pytest.approx(0.7, abs=0.05)  # the surer corner's box
     assert result.melds[0].verdict.valid
+
+
+def test_an_index_boxed_twice_scans_as_one_piece_with_both_readings() -> None:
+    from vision.classes import PIECES
+    from vision.detections import NUM_FACES, Detections
+    from vision.scanner import ScanKind, assemble
+
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), ("6H", 104.0, 133.0, 12.0, 26.0)]
+    centres, sizes, codes, _ = _arrays(boxes)
+    xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
+    dets = Detections.from_boxes(
+        xyxy, np.array([0.9, 0.5, 0.8, 0.6], np.float32), np.zeros(4, np.int64)
+    )
+    faces = np.full((4, NUM_FACES), 1e-4, np.float32)
+    for row, code in enumerate(codes):
+        faces[row, PIECES.names.index(code)] = 0.9
+    faces[1, PIECES.names.index("6H")], faces[1, PIECES.names.index("6D")] = 0.5, 0.45
+    result = assemble(dets.with_faces(faces), ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
+    assert [p.code for p in result.pieces] == ["5H", "6H", "7H"]
+    six = result.pieces[1]
+    assert six.box == tuple(float(v) for v in xyxy[1])  # shown by the detector's surer box
+    # the doubtful reading (0.5 against 0.45) is settled by the twin's: sure, not uncertain
+    # (0.5 x 0.9 for 6H against 0.45 x 1e-4 for 6D), times the surer box's confidence 0.6
+    assert six.confidence == pytest.approx(0.6, abs=0.01)
+    assert not six.uncertain

@@ -22,6 +22,7 @@ def train_detector(
     lr0: float = 0.002,
     warmup_epochs: float = 0.3,
     scale: float = 0.5,
+    mosaic: float = 1.0,
     threads: int = 2,
 ) -> Path:
     """Train (or resume ``project/name/weights/last.pt``); returns the best checkpoint."""
@@ -60,7 +61,7 @@ def train_detector(
         degrees=0.0,
         flipud=0.0,
         fliplr=0.0,
-        mosaic=1.0,
+        mosaic=mosaic,
         scale=scale,
         patience=100,
         verbose=False,

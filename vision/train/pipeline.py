@@ -178,6 +178,34 @@ def _phase_done(run: Path, epochs: int) -> bool:
     return len(results.read_text().strip().splitlines()) - 1 >= epochs
 
 
+PHASE_OPTIONS = {"lr0": float, "mosaic": float, "warmup_epochs": float}
+"""What a phase may set after its set:imgsz:epochs:batch, as key=value (a fine-tune at a low
+learning rate without mosaic: ``tiled:320:2:16:lr0=0.0005:mosaic=0:warmup_epochs=0``)."""
+
+
+def parse_phase(phase: str) -> tuple[str, int, int, int, dict[str, float]]:
+    """``set:imgsz:epochs:batch[:key=value...]`` -> (set, imgsz, epochs, batch, options)."""
+    parts = phase.split(":")
+    if len(parts) < 4:
+        raise ValueError(f"a phase is set:imgsz:epochs:batch[:key=value...], not {phase!r}")
+    name, imgsz, epochs, batch = parts[:4]
+    options: dict[str, float] = {}
+    for item in parts[4:]:
+        key, sep, value = item.partition("=")
+        if not sep or key not in PHASE_OPTIONS:
+            raise ValueError(
+                f"phase option {item!r}: expected key=value with key one of "
+                f"{', '.join(PHASE_OPTIONS)}"
+            )
+        options[key] = PHASE_OPTIONS[key](value)
+    return name, int(imgsz), int(epochs), int(batch), options
+
+
+def phase_suffix(options: dict[str, float]) -> str:
+    """A run folder suffix naming a phase's options (none: empty, so old runs keep their names)."""
+    return "".join(f"-{k}={v:g}" for k, v in sorted(options.items()))
+
+
 def train_detector_stage(
     sets: dict[str, Path], phases: str, start_from: str, threads: int = 2
 ) -> None:
@@ -191,13 +219,13 @@ def train_detector_stage(
         start = nudenet_start("yolov8n.yaml", 4, DATA / "cache", DATA / "cache" / "nudenet.pt")
     last = start
     for k, phase in enumerate(phases.split(",")):
-        name, imgsz, epochs, batch = phase.split(":")
-        run = RUNS / "det" / f"p{k}-{start_from}-{name}{imgsz}"
-        if not _phase_done(run, int(epochs)):
+        name, imgsz, epochs, batch, options = parse_phase(phase)
+        run = RUNS / "det" / f"p{k}-{start_from}-{name}{imgsz}{phase_suffix(options)}"
+        if not _phase_done(run, epochs):
             train_detector(
                 sets[name], run.parent, run.name, start=start,
-                imgsz=int(imgsz), epochs=int(epochs), batch=int(batch),
-                scale=0.3 if name == "tiled" else 0.5, threads=threads,
+                imgsz=imgsz, epochs=epochs, batch=batch,
+                scale=0.3 if name == "tiled" else 0.5, threads=threads, **options,
             )  # fmt: skip
         last = run / "weights" / "last.pt"
         start = strip_checkpoint(last, run / "start-next.pt")

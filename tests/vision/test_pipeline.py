@@ -1,0 +1,32 @@
+"""The training pipeline's phase schedule: what a phase says is what the detector is given."""
+
+from __future__ import annotations
+
+import pytest
+
+from vision.train.pipeline import parse_phase, phase_suffix
+
+
+def test_a_plain_phase_has_no_options_and_keeps_its_run_name() -> None:
+    assert parse_phase("tiled:320:2:16") == ("tiled", 320, 2, 16, {})
+    assert phase_suffix({}) == ""  # runs of earlier sessions are found (and resumed) again
+
+
+def test_phase_options_are_typed_and_name_their_run() -> None:
+    name, imgsz, epochs, batch, options = parse_phase("tiled:320:2:16:lr0=0.0005:mosaic=0")
+    assert (name, imgsz, epochs, batch) == ("tiled", 320, 2, 16)
+    assert options == {"lr0": 0.0005, "mosaic": 0.0}
+    assert phase_suffix(options) == "-lr0=0.0005-mosaic=0"
+
+
+@pytest.mark.parametrize(
+    ("phase", "named"),
+    [
+        ("tiled:320:2", "set:imgsz:epochs:batch"),
+        ("tiled:320:2:16:lr=0.1", "'lr=0.1'"),
+        ("tiled:320:2:16:mosaic", "'mosaic'"),
+    ],
+)
+def test_a_bad_phase_is_refused_and_named(phase: str, named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        parse_phase(phase)
