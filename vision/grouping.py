@@ -28,7 +28,11 @@
    deviation) more than ``PILE_SPREAD_DEG`` is no meld. Measured on the 804 chains the scanner
    (session 3's detector) made of 160 synthetic card val photos: 0 of 159 true melds spread
    that much, 36 of 157 chains holding hand or discard-pile cards did (and 88 of 488 other
-   wrong chains); at 20 degrees 3 true melds would have been lost.
+   wrong chains); at 20 degrees 3 true melds would have been lost. A meld's column can run on
+   into the discard pile or a stray card at one end: such a chain first loses up to a third of
+   its pieces from its ends (the one furthest from the chain's mean angle first) and is a meld
+   if at least 3 neat pieces are left (session 6, synthetic card val scenes: melds read exactly
+   116 -> 118 of 207 and 196 -> 203 of 477; hand cards put in melds 128 -> 140 on `syn_cards3`).
 5. Chains of at least ``MIN_MELD`` pieces are melds; the rest (discard pile, stray pieces,
    pairs) are unassigned.
 """
@@ -62,6 +66,10 @@ HAND_SHAPE_CV = 0.12
 """A hand's index boxes vary in aspect (coefficient of variation) above this; a meld's do not."""
 PILE_SPREAD_DEG = 30.0
 """A chain whose read up angles spread more than this (circular std) is a pile, not a meld."""
+TRIM_SHARE = 0.34
+"""A spread chain may lose up to this share of its pieces, from its ends, to lie neatly."""
+TRIM_MIN = 3
+"""... and keeps at least this many."""
 OPPOSITE_TOL_DEG = 40.0
 """A card's two corner indexes are printed half a turn apart: two same-code corners whose read
 up angles are within this of opposite may be one card."""
@@ -333,13 +341,44 @@ def group(
             hands.append(tuple(chain))
             unassigned.extend(chain)
         elif up is not None and angle_spread(up[shown[chain]]) > PILE_SPREAD_DEG:
-            unassigned.extend(chain)
+            kept = trim_to_neat(chain, up[shown[chain]])
+            if kept is None:
+                unassigned.extend(chain)
+            else:
+                melds.append(tuple(chain[kept]))
+                unassigned.extend(chain[: kept.start] + chain[kept.stop :])
         elif len(chain) >= MIN_MELD:
             melds.append(tuple(chain))
         else:
             unassigned.extend(chain)
     melds.sort(key=lambda m: (centres[shown[m[0]], 1], centres[shown[m[0]], 0]))
     return Grouping(tuple(pieces), tuple(melds), tuple(sorted(unassigned)), tuple(hands))
+
+
+def trim_to_neat(chain: list[int], angles: np.ndarray) -> slice | None:
+    """A chain that spreads as a pile may be a meld that ran on into a pile or a stray piece at
+    one end: take pieces off its ends (the one further from the chain's mean angle first), at
+    most ``TRIM_SHARE`` of them, until what is left lies neatly. The slice of ``chain`` left,
+    if it holds at least ``TRIM_MIN`` pieces; None for a pile."""
+    lo, hi = 0, len(chain)
+    most = int(len(chain) * TRIM_SHARE)
+    while hi - lo >= TRIM_MIN and len(chain) - (hi - lo) < most:
+        mean, _ = mean_angle(angles[lo:hi].tolist())
+        off = [_off(float(angles[k]), mean) for k in (lo, hi - 1)]
+        if off[0] >= off[1]:
+            lo += 1
+        else:
+            hi -= 1
+        if hi - lo >= TRIM_MIN and angle_spread(angles[lo:hi]) <= PILE_SPREAD_DEG:
+            return slice(lo, hi)
+    return None
+
+
+def _off(angle: float, mean: float) -> float:
+    """How far ``angle`` lies from ``mean`` (radians, 0..pi; 0 when either is unknown)."""
+    if not (math.isfinite(angle) and math.isfinite(mean)):
+        return 0.0
+    return abs(math.remainder(angle - mean, 2 * math.pi))
 
 
 def angle_spread(angles: np.ndarray) -> float:

@@ -142,6 +142,24 @@ def test_a_chain_of_pieces_lying_every_way_is_a_pile_not_a_meld() -> None:
     assert thrown.melds == () and thrown.unassigned == (0, 1, 2)
 
 
+def test_a_meld_that_runs_on_into_a_pile_keeps_its_neat_part() -> None:
+    # six neat cards, then the column's line runs on over two cards of the discard pile
+    boxes = _column(100, 100, ["4S", "5S", "6S", "7S", "8S", "9S", "8D", "10S"])
+    up = np.radians([1.0, -2.0, 0.0, 3.0, -1.0, 2.0, 175.0, 95.0])
+    g = grouping.group(*_arrays(boxes), up)
+    assert g.melds == ((0, 1, 2, 3, 4, 5),)
+    assert g.unassigned == (6, 7)
+
+
+def test_a_pile_is_not_trimmed_into_a_meld() -> None:
+    # cards every way: no neat part of at least three is left after taking a third off
+    boxes = _column(100, 100, ["9C", "KD", "4H", "QS", "2D", "7C"])
+    up = np.radians([0.0, 60.0, 130.0, -150.0, -80.0, 10.0])
+    g = grouping.group(*_arrays(boxes), up)
+    assert g.melds == ()
+    assert g.unassigned == (0, 1, 2, 3, 4, 5)
+
+
 def test_angle_spread_is_the_circular_standard_deviation() -> None:
     assert grouping.angle_spread(np.radians([10.0, 10.0, 10.0])) == pytest.approx(0.0, abs=1e-3)
     # across the +-180 degree seam: 178 and -178 are 4 degrees apart, not 356
