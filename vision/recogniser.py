@@ -21,7 +21,7 @@ A model trained since session 3 has three more outputs after the 106 face logits
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -148,11 +148,13 @@ class OnnxClassifier:
         """The crops read at each of ``views`` quarter turns, the views averaged."""
         return self._reading(self._views(crops, views), views)
 
-    def read(self, image: np.ndarray, detections: Detections) -> Detections:
+    def read(self, image: np.ndarray, detections: Detections, presence: bool = False) -> Detections:
         """The detections that are pieces, with their face probabilities and up angles.
 
         Every crop is read as cut; only those read with less than :data:`SECOND_LOOK`
-        certainty are read again turned half round and the two views averaged.
+        certainty are read again turned half round and the two views averaged. With
+        ``presence``, each kept box's confidence becomes the probability that it is a piece
+        (for boxes no detector scored).
         """
         if not len(detections):
             return detections
@@ -169,4 +171,7 @@ class OnnxClassifier:
             reading.up[unsure] = again.up
             faces, none = piece_probabilities(reading.logits, reading.none, detections.kind)
         keep = none <= DROP
-        return detections.with_faces(faces, reading.up)[keep]
+        read = detections.with_faces(faces, reading.up)
+        if presence:
+            read = replace(read, confidence=(1 - none).astype(np.float32))
+        return read[keep]

@@ -23,6 +23,7 @@ from vision.detections import Detections
 from vision.detector import OnnxDetector
 from vision.errors import ModelMissingError, VisionError
 from vision.facing import facing
+from vision.gaps import fill_gaps
 from vision.photo import PhotoInput, read_photo
 from vision.recogniser import OnnxClassifier
 from vision.repair import SURE, TOP_K, Choice, read_meld
@@ -62,6 +63,9 @@ class ScannerConfig:
     read_floor: float = 0.0
     """A detection whose confidence times its face's probability is below this is dropped
     before grouping (a pip or a picture read weakly as some face)."""
+    gap_floor: float = 0.0
+    """Card corners the detector missed are looked for where the melds say they lie
+    (:mod:`vision.gaps`) and kept when read as a card at least this surely (0: off)."""
 
     @property
     def tile_crop_margin(self) -> float:
@@ -74,7 +78,7 @@ class ScannerConfig:
         data = json.loads(path.read_text())
         keys = (
             "imgsz", "conf", "iou", "piece_px", "conf_tiles",
-            "crop_margin", "crop_margin_tiles", "read_floor",
+            "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor",
         )  # fmt: skip
         return cls(**{k: data[k] for k in keys if k in data})
 
@@ -143,6 +147,8 @@ class Scanner:
             dets, _ = _keep_kind(dets, kind)
             dets = self.classifier.read(image, dets)
         dets = drop_weak(dets, self.config.read_floor)
+        if kind is ScanKind.CARDS and self.config.gap_floor > 0:
+            dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
         t3 = time.perf_counter()
         timing["recognise"] = (t3 - t2) * 1000
         sx, sy = photo_data.scale
