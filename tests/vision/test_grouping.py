@@ -192,6 +192,23 @@ def test_two_rows_of_tiles_on_a_rack_are_two_melds() -> None:
     assert sorted(len(m) for m in g.melds) == [3, 4]
 
 
+def test_a_row_of_big_near_tiles_beside_small_far_ones_is_one_meld(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a steep photo: a near row of big tiles (50 px tall) spaced 38 px, beside a far row of small
+    # ones spaced 22 px; around the big tiles pieces lie closer than their own row's step
+    big = [(100.0 + 38 * i, 200.0) for i in range(4)]
+    small = [(90.0 + 22 * i, 150.0) for i in range(6)]
+    centres = np.array(big + small, np.float32)
+    sizes = np.array([[40.0, 50.0]] * 4 + [[18.0, 24.0]] * 6, np.float32)
+    codes = ["R7", "B7", "Y7", "K7", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]
+    g = grouping.group(centres, sizes, codes, np.ones(10, bool))
+    assert (0, 1, 2, 3) in g.melds or (3, 2, 1, 0) in g.melds
+    monkeypatch.setattr(grouping, "TILE_SIZE_LINK", 0.0)  # by the local step alone: broken up
+    g = grouping.group(centres, sizes, codes, np.ones(10, bool))
+    assert (0, 1, 2, 3) not in g.melds and (3, 2, 1, 0) not in g.melds
+
+
 def test_no_boxes_no_melds() -> None:
     g = grouping.group(np.zeros((0, 2)), np.zeros((0, 2)), [], np.zeros(0, bool))
     assert g == grouping.Grouping((), (), ())
