@@ -243,6 +243,9 @@ def evaluate_stage() -> dict[str, object]:
         "real_card_fans": (DATA / "real", "cards", "all"),
         "synthetic_cards_val": (DATA / "syn_cards", "cards", "val"),
         "synthetic_tiles_val": (DATA / "syn_tiles", "tiles", "val"),
+        # the larger card set and the second tile set (other seeds; held out the same way)
+        "synthetic_cards3_val": (DATA / "syn_cards3", "cards", "val"),
+        "synthetic_tiles2_val": (DATA / "syn_tiles2", "tiles", "val"),
     }
     metrics: dict[str, object] = {}
     for name, (src, kind, split) in runs.items():
