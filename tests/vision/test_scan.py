@@ -45,7 +45,8 @@ def test_the_real_model_reads_most_tiles_of_a_held_out_real_photo(
 def test_the_real_model_reads_the_real_card_fans(scanner: Scanner, real: Path) -> None:
     """Both bidly fans (never trained on), scored as ``meldcam eval`` scores them: each card
     once (a card labelled at both corners is one card), multiset match per photo. Measured F1
-    0.912 with session 5's models; this guards the bar of 0.90 with two cards of slack."""
+    0.936 with session 6's models (0.912 with session 5's, which this now fails); this guards
+    the gain with two or three cards of slack, above the bar of 0.90."""
     from datasets.realdata import card_faces
 
     faces = card_faces(real / "card-fans" / "classes.txt")
@@ -59,7 +60,7 @@ def test_the_real_model_reads_the_real_card_fans(scanner: Scanner, real: Path) -
         tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
     f1 = 2 * tp / (2 * tp + fp + fn)
     print(f"card fans: {tp} right, {fp} false, {fn} missed, F1 {f1:.3f}")
-    assert f1 >= 0.88, (tp, fp, fn)
+    assert f1 >= 0.92, (tp, fp, fn)
 
 
 # held-out real photos of one tile each, which the detector's confidences alone (before
