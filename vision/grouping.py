@@ -100,6 +100,24 @@ class Grouping:
     """Fanned hands, indexes into ``pieces`` in fan order (their pieces are unassigned)."""
 
 
+class _Roots:
+    """Union-find over 0..n-1: which set each index has joined (path halving)."""
+
+    def __init__(self, n: int) -> None:
+        self.root = list(range(n))
+
+    def find(self, a: int) -> int:
+        root = self.root
+        while root[a] != a:
+            root[a] = root[root[a]]
+            a = root[a]
+        return a
+
+    def union(self, keep: int, join: int) -> None:
+        """``join``'s set joins ``keep``'s."""
+        self.root[self.find(join)] = self.find(keep)
+
+
 def twins(
     centres: np.ndarray, sizes: np.ndarray, codes: Sequence[str], is_tile: np.ndarray
 ) -> list[list[int]]:
@@ -112,21 +130,15 @@ def twins(
     side = np.sqrt(np.maximum(sizes[:, 0] * sizes[:, 1], 1e-9))
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     near = dist < TWIN_NEAR * np.sqrt(side[:, None] * side[None])
-    root = list(range(n))
-
-    def find(a: int) -> int:
-        while root[a] != a:
-            root[a] = root[root[a]]
-            a = root[a]
-        return a
+    roots = _Roots(n)
 
     for i in range(n):
         for j in range(i + 1, n):
             if near[i, j] and codes[i] == codes[j] and not (is_tile[i] or is_tile[j]):
-                root[find(j)] = find(i)
+                roots.union(i, j)
     groups: dict[int, list[int]] = {}
     for i in range(n):
-        groups.setdefault(find(i), []).append(i)
+        groups.setdefault(roots.find(i), []).append(i)
     return sorted(groups.values())
 
 
@@ -259,18 +271,12 @@ def chains(centres: np.ndarray, sizes: np.ndarray, is_tile: np.ndarray) -> list[
     ii, jj = np.nonzero(np.triu(close & same_kind, 1))
     order = np.argsort(dist[ii, jj] / scale[ii, jj], kind="stable")
     neighbours: list[list[int]] = [[] for _ in range(n)]
-    root = list(range(n))
-
-    def find(a: int) -> int:
-        while root[a] != a:
-            root[a] = root[root[a]]
-            a = root[a]
-        return a
+    roots = _Roots(n)
 
     cos_max = np.cos(np.radians(180 - MAX_TURN_DEG))
     for k in order:
         i, j = int(ii[k]), int(jj[k])
-        if len(neighbours[i]) >= 2 or len(neighbours[j]) >= 2 or find(i) == find(j):
+        if len(neighbours[i]) >= 2 or len(neighbours[j]) >= 2 or roots.find(i) == roots.find(j):
             continue
         if not (_straight(centres, i, j, neighbours[i], cos_max)):
             continue
@@ -278,7 +284,7 @@ def chains(centres: np.ndarray, sizes: np.ndarray, is_tile: np.ndarray) -> list[
             continue
         neighbours[i].append(j)
         neighbours[j].append(i)
-        root[find(i)] = find(j)
+        roots.union(j, i)
     seen = [False] * n
     out: list[list[int]] = []
     for start in range(n):
