@@ -151,6 +151,23 @@ def test_a_meld_that_runs_on_into_a_pile_keeps_its_neat_part() -> None:
     assert g.unassigned == (6, 7)
 
 
+def test_a_hand_laid_nearly_straight_is_told_by_its_turning_cards() -> None:
+    # the indexes lie on a line, but the cards turn about the hand's pivot, 12 degrees each
+    boxes = _column(100, 100, ["KD", "4S", "9H", "2C", "QS"])
+    g = grouping.group(*_arrays(boxes), np.radians([0.0, 12.0, 24.0, 36.0, 48.0]))
+    assert g.melds == ()
+    assert g.hands == ((0, 1, 2, 3, 4),) and g.unassigned == (0, 1, 2, 3, 4)
+
+
+def test_one_misread_angle_at_a_melds_end_does_not_make_it_a_hand() -> None:
+    # the fitted line turns 40 degrees end to end, but card by card the meld does not turn
+    boxes = _column(100, 100, ["5S", "6S", "7S", "8S", "9S"])
+    up = np.radians([0.0, 3.0, -2.0, 2.0, 50.0])
+    assert grouping.angle_spread(up) < grouping.PILE_SPREAD_DEG  # not a pile either
+    g = grouping.group(*_arrays(boxes), up)
+    assert g.melds == ((0, 1, 2, 3, 4),) and g.hands == ()
+
+
 def test_a_pile_is_not_trimmed_into_a_meld() -> None:
     # cards every way: no neat part of at least three is left after taking a third off
     boxes = _column(100, 100, ["9C", "KD", "4H", "QS", "2D", "7C"])
