@@ -143,12 +143,12 @@ def twins(
     side = np.sqrt(np.maximum(sizes[:, 0] * sizes[:, 1], 1e-9))
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     near = dist < TWIN_NEAR * np.sqrt(side[:, None] * side[None])
+    code = np.asarray(codes)
+    cards = ~np.asarray(is_tile, bool)
+    pairs = np.triu(near & (code[:, None] == code[None]) & cards[:, None] & cards[None], 1)
     roots = _Roots(n)
-
-    for i in range(n):
-        for j in range(i + 1, n):
-            if near[i, j] and codes[i] == codes[j] and not (is_tile[i] or is_tile[j]):
-                roots.union(i, j)
+    for i, j in zip(*np.nonzero(pairs), strict=True):
+        roots.union(int(i), int(j))
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(roots.find(i), []).append(i)
