@@ -124,6 +124,10 @@ class OnnxDetector:
         again, _ = self._detect_at(image, smaller)
         return again if len(again) > len(dets) else dets
 
+    def detect_at(self, image: np.ndarray, imgsz: int) -> Detections:
+        """The photo read once, fitted into ``imgsz`` (no close-up logic)."""
+        return self._detect_at(image, imgsz)[0]
+
     def _detect_at(self, image: np.ndarray, imgsz: int) -> tuple[Detections, float]:
         tensor, box = letterbox(image, imgsz)
         (output,) = self.session.run(None, {self.input_name: tensor})

@@ -20,7 +20,7 @@ from vision import grouping
 from vision.classes import PIECES
 from vision.crops import MARGIN
 from vision.detections import Detections
-from vision.detector import OnnxDetector
+from vision.detector import MIN_IMGSZ, OnnxDetector
 from vision.errors import ModelMissingError, VisionError
 from vision.facing import facing
 from vision.gaps import fill_gaps
@@ -138,15 +138,12 @@ class Scanner:
         dets = self.detector.detect(image)
         t2 = time.perf_counter()
         timing["detect"] = (t2 - t1) * 1000
-        if kind is ScanKind.AUTO:
-            # told after reading: on real tile photos the detector alone takes many numbers for
-            # card corners, which the classifier then reads weakly or calls no piece
-            dets = self.classifier.read(image, dets)
-            dets, kind = _keep_kind(dets, kind)
-        else:
-            dets, _ = _keep_kind(dets, kind)
-            dets = self.classifier.read(image, dets)
-        dets = drop_weak(dets, self.config.read_floor)
+        asked = kind
+        dets, kind = self._read(image, dets, asked)
+        if not len(dets):
+            # a close-up of a piece or two can be too big for the detector at its size, and what
+            # it finds there then reads as no piece: look once more with the photo fitted small
+            dets, kind = self._read(image, self.detector.detect_at(image, MIN_IMGSZ), asked)
         if kind is ScanKind.CARDS and self.config.gap_floor > 0:
             dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
         t3 = time.perf_counter()
@@ -155,6 +152,21 @@ class Scanner:
         dets = dets.scaled(sx, sy)
         result = assemble(dets, kind, rules, path, photo_data.width, photo_data.height, timing, t3)
         return result
+
+    def _read(
+        self, image: np.ndarray, dets: Detections, kind: ScanKind
+    ) -> tuple[Detections, ScanKind]:
+        """The detections of the photo's kind (told here when ``kind`` is auto) that read as
+        pieces at least as surely as the read floor, and that kind."""
+        if kind is ScanKind.AUTO:
+            # told after reading: on real tile photos the detector alone takes many numbers for
+            # card corners, which the classifier then reads weakly or calls no piece
+            dets = self.classifier.read(image, dets)
+            dets, kind = _keep_kind(dets, kind)
+        else:
+            dets, _ = _keep_kind(dets, kind)
+            dets = self.classifier.read(image, dets)
+        return drop_weak(dets, self.config.read_floor), kind
 
 
 def _keep_kind(dets: Detections, kind: ScanKind) -> tuple[Detections, ScanKind]:
