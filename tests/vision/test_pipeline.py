@@ -1,6 +1,9 @@
-"""The training pipeline's phase schedule: what a phase says is what the detector is given."""
+"""The training pipeline: what a phase says is what the detector is given; what it leaves in
+``models/`` stays within the size the repository allows."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -30,3 +33,16 @@ def test_phase_options_are_typed_and_name_their_run() -> None:
 def test_a_bad_phase_is_refused_and_named(phase: str, named: str) -> None:
     with pytest.raises(ValueError, match=named):
         parse_phase(phase)
+
+
+def test_the_bundled_models_fit_the_40_mb_the_repository_allows() -> None:
+    models = Path(__file__).resolve().parents[2] / "models"
+    total = sum(p.stat().st_size for p in models.iterdir() if p.is_file())
+    assert 5e6 < total < 40e6  # weights are there, and the folder stays small
+
+
+def test_the_bundled_classifier_checkpoint_carries_no_optimiser_state() -> None:
+    torch = pytest.importorskip("torch")
+    models = Path(__file__).resolve().parents[2] / "models"
+    state = torch.load(models / "classifier.pt", weights_only=False)
+    assert set(state) == {"net", "epoch"}  # the optimiser's moments would double the file

@@ -211,3 +211,25 @@ def test_cards_and_tiles_are_cut_at_their_own_margins() -> None:
     assert classifier.seen is not None
     white = (classifier.seen.mean(axis=3) > 128).mean(axis=(1, 2))
     np.testing.assert_allclose(white, [1 / 1.8**2, 1 / 1.2**2], atol=0.03)
+
+
+def test_a_net_grown_by_residual_blocks_reads_as_the_checkpoint_it_grew_from() -> None:
+    torch = pytest.importorskip("torch")
+    from vision.train.classifier import build_net, load_weights
+
+    torch.manual_seed(0)
+    old = build_net(residual=0)
+    for module in old.modules():  # BatchNorm statistics as after training, not the defaults
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.5, 0.5)
+            module.running_var.uniform_(0.5, 2.0)
+    grown = build_net(residual=2)
+    load_weights(grown, old.state_dict())  # the head sits two places later in the grown net
+    x = torch.rand(3, 3, 48, 48)
+    old.eval(), grown.eval()
+    with torch.no_grad():
+        torch.testing.assert_close(grown(x), old(x))
+        grown[-1].weight.add_(1.0)  # the head really was loaded into the grown net's head
+        assert not torch.allclose(grown(x), old(x))
+    with pytest.raises(ValueError, match="cannot load"):
+        load_weights(build_net(residual=0), {"0.weight": torch.zeros(5, 3, 3, 3)})

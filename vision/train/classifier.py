@@ -9,6 +9,7 @@ photos' angles are unknown) and used by the scanner to tell which side a meld fa
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
@@ -31,7 +32,16 @@ TILE_MARGINS = (0.08, 0.30)
 middle (``crop_margin_tiles``); wider crops taught little but cost tile accuracy (session 5)."""
 
 
-def build_net(num_classes: int = OUTPUTS) -> object:
+RESIDUAL = 2
+"""Residual blocks at the last stage's width (192 channels, 6x6 at 48 px) since session 7:
+session 5's plain net (0.34 M parameters) read its own training crops no better than held-out
+ones (card corners 0.87 against 0.85-0.89), so it lacked capacity rather than data. Each block's
+last BatchNorm starts at zero, so a net extended from an older checkpoint starts as that net."""
+
+
+def build_net(num_classes: int = OUTPUTS, residual: int = RESIDUAL) -> object:
+    """The classifier: 6 plain conv+BN+ReLU layers (24-192 channels, 3 max-pools), ``residual``
+    residual blocks at 192 channels, global average pool, dropout, one linear head."""
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list[nn.Module]:
@@ -47,11 +57,42 @@ def build_net(num_classes: int = OUTPUTS) -> object:
         *block(96, 96),
         nn.MaxPool2d(2),
         *block(96, 192),
+        *(_residual(192) for _ in range(residual)),
         nn.AdaptiveAvgPool2d(1),
         nn.Flatten(),
         nn.Dropout(0.2),
         nn.Linear(192, num_classes),
     )
+
+
+@functools.cache
+def _residual_class() -> type:
+    """The residual block's class, made once torch is wanted (this module imports without it)."""
+    import torch
+    import torch.nn as nn
+
+    class Residual(nn.Module):
+        """relu(x + bn(conv(relu(bn(conv(x)))))), the second BatchNorm's scale starting at 0."""
+
+        def __init__(self, channels: int) -> None:
+            super().__init__()
+            self.f = nn.Sequential(
+                nn.Conv2d(channels, channels, 3, padding=1, bias=False),
+                nn.BatchNorm2d(channels),
+                nn.ReLU(),
+                nn.Conv2d(channels, channels, 3, padding=1, bias=False),
+                nn.BatchNorm2d(channels),
+            )
+            nn.init.zeros_(self.f[4].weight)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.relu(x + self.f(x))
+
+    return Residual
+
+
+def _residual(channels: int) -> object:
+    return _residual_class()(channels)
 
 
 def _augment(
@@ -190,10 +231,16 @@ def _turn_loss(out: object, angles: object) -> object:
 
 
 def load_weights(net: object, state: dict[str, object]) -> None:
-    """Load ``state``; a head with fewer outputs (a model from before the up direction was
-    learnt) fills the first rows of this one's, the rest keep their fresh initialisation."""
+    """Load ``state`` into ``net``, which may have grown since: a head with fewer outputs (a
+    model from before the up direction was learnt) fills the first rows of this one's, and a
+    checkpoint from before the residual blocks (:data:`RESIDUAL`) has its head under an earlier
+    index; what the checkpoint lacks keeps its initialisation (the residual blocks start as
+    identities, so the grown net reads as the old one did)."""
     own = net.state_dict()  # type: ignore[attr-defined]
+    state = _renamed_head(state, own)
     for key, value in state.items():
+        if key not in own:
+            raise ValueError(f"{key}: no such weight in this net")
         target = own[key]
         if value.shape == target.shape:  # type: ignore[attr-defined]
             own[key] = value
@@ -204,6 +251,19 @@ def load_weights(net: object, state: dict[str, object]) -> None:
         else:
             raise ValueError(f"{key}: cannot load {tuple(value.shape)} into {tuple(target.shape)}")  # type: ignore[attr-defined]
     net.load_state_dict(own)  # type: ignore[attr-defined]
+
+
+def _renamed_head(state: dict[str, object], own: dict[str, object]) -> dict[str, object]:
+    """``state`` with its linear head's keys renamed to ``own``'s when they sit at another
+    index of the sequence (the head is the last ``<index>.weight`` / ``.bias`` pair)."""
+
+    def head(keys: list[str]) -> str:
+        return keys[-1].rsplit(".", 1)[0]
+
+    old, new = head(list(state)), head(list(own))
+    if old == new or f"{old}.weight" not in state or f"{new}.weight" in state:
+        return state
+    return {(new + k[len(old) :] if k.rsplit(".", 1)[0] == old else k): v for k, v in state.items()}
 
 
 def train_classifier(
@@ -327,6 +387,17 @@ def _angles_of(data: object) -> np.ndarray:
     if "a" in data:  # type: ignore[operator]
         return np.asarray(data["a"], np.float32)  # type: ignore[index]
     return np.full(len(data["y"]), np.nan, np.float32)  # type: ignore[index]
+
+
+def strip_checkpoint(checkpoint: Path, out: Path) -> Path:
+    """``checkpoint`` without its optimiser state (``models/classifier.pt``: a new run starts
+    from the weights alone, and the optimiser's moments would double the file)."""
+    import torch
+
+    state = torch.load(checkpoint, weights_only=False)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"net": state["net"], "epoch": state["epoch"]}, out)
+    return out
 
 
 def export_classifier(checkpoint: Path, out: Path, size: int) -> Path:

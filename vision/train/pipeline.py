@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -128,7 +127,7 @@ def train_classifier_stage(
     ``models/classifier.pt`` when that run is new, and export it to ``models/``."""
     from vision.crops import CROP_SIZE
     from vision.scanner import CONFIG_FILE, ScannerConfig
-    from vision.train.classifier import export_classifier, train_classifier
+    from vision.train.classifier import export_classifier, strip_checkpoint, train_classifier
 
     crops = crops_folder()
     checkpoint = RUNS / (run or f"cls{CROP_SIZE}-{crops.name}") / "classifier.pt"
@@ -160,7 +159,7 @@ def train_classifier_stage(
         },
     )
     export_classifier(checkpoint, MODELS / "classifier.onnx", CROP_SIZE)
-    shutil.copy(checkpoint, MODELS / "classifier.pt")
+    strip_checkpoint(checkpoint, MODELS / "classifier.pt")
 
 
 SERVE_IMGSZ = 640
