@@ -26,7 +26,7 @@ from vision.facing import facing
 from vision.gaps import fill_gaps
 from vision.photo import PhotoInput, read_photo
 from vision.recogniser import OnnxClassifier
-from vision.repair import SURE, TOP_K, Choice, read_meld
+from vision.repair import SURE, TOP_K, Choice, read_chain
 from vision.result import ScannedMeld, ScannedPiece, ScanResult
 
 DETECTOR_FILE = "detector.onnx"
@@ -230,17 +230,19 @@ def assemble(
             piece_choice.append(choices[boxes[0]])
     final = [c.options[0] for c in piece_choice]
     melds: list[ScannedMeld] = []
-    for meld in g.melds:
-        reading = read_meld([piece_choice[i] for i in meld], table_rules)
-        for pos, (code, p) in enumerate(zip(reading.codes, reading.probabilities, strict=True)):
-            final[meld[pos]] = (code, p)
-        # the box each piece is shown by (a card's top corner, in its meld's chain)
-        side = facing(float(dets.up[g.pieces[i][0]]) for i in meld)
-        melds.append(
-            ScannedMeld(
-                tuple(meld), reading.verdict, tuple(meld[p] for p in reading.repaired), side
+    for chain in g.melds:
+        centres = [tuple(float(v) for v in dets.centres[g.pieces[i][0]]) for i in chain]
+        for span, reading in read_chain([piece_choice[i] for i in chain], centres, table_rules):
+            meld = [chain[i] for i in span]
+            for pos, (code, p) in enumerate(zip(reading.codes, reading.probabilities, strict=True)):
+                final[meld[pos]] = (code, p)
+            # the box each piece is shown by (a card's top corner, in its meld's chain)
+            side = facing(float(dets.up[g.pieces[i][0]]) for i in meld)
+            melds.append(
+                ScannedMeld(
+                    tuple(meld), reading.verdict, tuple(meld[p] for p in reading.repaired), side
+                )
             )
-        )
     pieces = []
     for i, boxes in enumerate(g.pieces):
         code, p = final[i]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorer import Rules
-from vision.repair import Choice, read_meld
+from vision.repair import Choice, read_chain, read_meld
 
 RULES = Rules.preset("burraco-fibur")
 
@@ -35,3 +35,45 @@ def test_tiles_too() -> None:
     doubtful = Choice((("B8", 0.6), ("R8", 0.35)))
     reading = read_meld([sure("R6"), sure("R7"), doubtful], Rules.preset("burako-003"))
     assert reading.codes == ("R6", "R7", "R8")
+
+
+TILES = Rules.preset("burako-003")
+
+
+def row(codes: str, steps: list[float]) -> tuple[list[Choice], list[tuple[float, float]]]:
+    """Sure tiles along a row whose centres lie ``steps`` apart."""
+    xs = [0.0]
+    for step in steps:
+        xs.append(xs[-1] + step)
+    return [sure(c) for c in codes.split()], [(x, 10.0) for x in xs]
+
+
+def test_two_melds_laid_end_to_end_split_at_the_wide_gap() -> None:
+    choices, centres = row("R1 K1 B1 R9 R10 R11", [30, 31, 40, 30, 29])
+    parts = read_chain(choices, centres, TILES)
+    assert [list(span) for span, _ in parts] == [[0, 1, 2], [3, 4, 5]]
+    assert all(reading.verdict.valid for _, reading in parts)
+
+
+def test_an_evenly_laid_invalid_meld_is_not_split() -> None:
+    # a joker out of place: R6 R7 JK | R8 R9 R10 would both read valid, but nothing in the row
+    # says two melds lie there, so the verdict stays the one a player asked for
+    choices, centres = row("R6 R7 JK R8 R9 R10", [30, 31, 33, 30, 29])
+    ((span, reading),) = read_chain(choices, centres, TILES)
+    assert list(span) == list(range(6)) and not reading.verdict.valid
+
+
+def test_a_split_needs_every_part_valid() -> None:
+    choices, centres = row("R1 K1 B1 R9 Y3 R11", [30, 31, 40, 30, 29])
+    ((span, reading),) = read_chain(choices, centres, TILES)
+    assert len(span) == 6 and not reading.verdict.valid
+
+
+def test_a_chain_splits_into_three() -> None:
+    choices, centres = row("K2 K3 K4 Y7 B7 R7 B1 B2 B3", [30, 30, 45, 30, 30, 45, 30, 30])
+    parts = read_chain(choices, centres, TILES)
+    assert [[choices[i].best for i in span] for span, _ in parts] == [
+        ["K2", "K3", "K4"],
+        ["Y7", "B7", "R7"],
+        ["B1", "B2", "B3"],
+    ]
