@@ -102,30 +102,30 @@ def read_chain(
 ) -> list[tuple[range, MeldReading]]:
     """A chain of pieces (in order, with their centres) read as one meld, or, when that reads
     invalid, as the melds it splits into at wide gaps, each with its positions in the chain."""
-    whole = read_meld(choices, rules)
-    if whole.verdict.valid or len(choices) < 2:
-        return [(range(len(choices)), whole)]
+    whole = range(len(choices))
+    readings = {(0, len(choices)): read_meld(choices, rules)}
+    if readings[0, len(choices)].verdict.valid or len(choices) < 2:
+        return [(whole, readings[0, len(choices)])]
     steps = [math.dist(a, b) for a, b in itertools.pairwise(centres)]
     median = sorted(steps)[len(steps) // 2]
-    wide = [k for k in range(len(steps)) if steps[k] >= SPLIT_GAP * median]
-    parts = _split(choices, range(len(choices)), sorted(wide, key=lambda k: -steps[k]), rules)
-    return parts or [(range(len(choices)), whole)]
+    # step k lies between pieces k and k + 1; the widest is tried first
+    gaps = sorted(
+        (k for k in range(len(steps)) if steps[k] >= SPLIT_GAP * median), key=lambda k: -steps[k]
+    )
 
+    def split(start: int, stop: int) -> list[tuple[range, MeldReading]] | None:
+        """``start:stop`` read valid as a whole or split at gaps into parts that all read valid;
+        None when no split does."""
+        if (start, stop) not in readings:
+            readings[start, stop] = read_meld(choices[start:stop], rules)
+        if readings[start, stop].verdict.valid:
+            return [(range(start, stop), readings[start, stop])]
+        for k in gaps:
+            if start <= k < stop - 1:
+                left = split(start, k + 1)
+                right = left and split(k + 1, stop)
+                if left and right:
+                    return left + right
+        return None
 
-def _split(
-    choices: Sequence[Choice], span: range, gaps: list[int], rules: Rules
-) -> list[tuple[range, MeldReading]] | None:
-    """``span`` read valid as a whole or split at ``gaps`` (step k lies between pieces k and
-    k + 1; widest first) into parts that all read valid; None when no split does."""
-    reading = read_meld([choices[i] for i in span], rules)
-    if reading.verdict.valid:
-        return [(span, reading)]
-    for k in gaps:
-        if not span.start <= k < span.stop - 1:
-            continue
-        rest = [g for g in gaps if g != k]
-        left = _split(choices, range(span.start, k + 1), rest, rules)
-        right = left and _split(choices, range(k + 1, span.stop), rest, rules)
-        if left and right:
-            return left + right
-    return None
+    return split(0, len(choices)) or [(whole, readings[0, len(choices)])]
