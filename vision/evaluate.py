@@ -26,8 +26,9 @@ from vision.scanner import Scanner
 from vision.truth import Truth, read_synth_truth, read_yolo_truth
 
 IOU_MATCH = 0.4
-LOOSE_AREAS = ("hand", "discard")
-"""Truth areas whose pieces are no meld."""
+LOOSE_AREAS = ("hand", "discard", "rack", "loose")
+"""Truth areas whose pieces are no meld: cards in a hand or the discard pile, tiles on a rack or
+lying loose. (A full tile set laid out in a grid is left out: its rows are valid runs.)"""
 
 
 @dataclass

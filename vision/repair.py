@@ -32,6 +32,7 @@ TOP_K = 3
 MAX_COST = 4.0
 SURE = 0.6
 SPLIT_GAP = 1.2
+TILE_NUMBERS = range(1, 14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +130,35 @@ def read_chain(
         return None
 
     return split(0, len(choices)) or [(whole, readings[0, len(choices)])]
+
+
+def tile_changes(codes: Sequence[str]) -> int:
+    """How many of a row of tiles (codes such as ``R5``, ``JK``) would have to be other tiles for
+    the row to be a run (either way along it) or a group. A meld laid with one mistake needs
+    one; the tiles a player keeps on a rack, in no order, need most of them changed."""
+    tiles = [(c[0], int(c[1:])) if c != "JK" else None for c in codes]
+    n = len(tiles)
+    best = n
+    for i, tile in enumerate(tiles):
+        if tile is None:
+            continue
+        colour, number = tile
+        for step in (1, -1):
+            first = number - step * i
+            wanted = [first + step * k for k in range(n)]
+            cost = sum(
+                w not in TILE_NUMBERS or (t is not None and t != (colour, w))
+                for t, w in zip(tiles, wanted, strict=True)
+            )
+            best = min(best, cost)
+        seen: set[str] = set()
+        fit = cost = 0
+        for t in tiles:  # a group: this number, each colour once, four tiles at most
+            if t is None or (t[1] == number and t[0] not in seen):
+                fit += 1
+                seen |= {t[0]} if t else set()
+            else:
+                cost += 1
+        cost += max(0, fit - 4)
+        best = min(best, cost)
+    return best

@@ -59,7 +59,8 @@ class ScanResult:
     unassigned: tuple[int, ...]
     timing_ms: dict[str, float] = field(default_factory=dict)
     hands: tuple[tuple[int, ...], ...] = ()
-    """Fanned hands (indexes into pieces, in fan order); their pieces are also unassigned."""
+    """Hands (indexes into pieces, in order): fanned cards, or the tiles on one tier of a rack;
+    their pieces are also unassigned."""
 
     @property
     def uncertain(self) -> tuple[int, ...]:

@@ -26,7 +26,7 @@ from vision.facing import facing
 from vision.gaps import fill_gaps
 from vision.photo import PhotoInput, read_photo
 from vision.recogniser import OnnxClassifier
-from vision.repair import SURE, TOP_K, Choice, read_chain
+from vision.repair import SURE, TOP_K, Choice, read_chain, tile_changes
 from vision.result import ScannedMeld, ScannedPiece, ScanResult
 
 DETECTOR_FILE = "detector.onnx"
@@ -247,6 +247,23 @@ def assemble(
                     tuple(meld), reading.verdict, tuple(meld[p] for p in reading.repaired), side
                 )
             )
+    unassigned, hands = g.unassigned, g.hands
+    if kind is ScanKind.TILES:
+        shown = [boxes[0] for boxes in g.pieces]
+        racked = grouping.rack_tiers(
+            dets.centres[shown],
+            dets.sizes[shown],
+            [
+                m.pieces
+                for m in melds
+                if tile_changes([final[i][0] for i in m.pieces])
+                >= grouping.RACK_CHANGES * len(m.pieces)
+            ],
+        )
+        if racked:
+            hands = hands + tuple(racked)
+            unassigned = tuple(sorted({*unassigned, *(i for row in racked for i in row)}))
+            melds = [m for m in melds if m.pieces not in racked]
     pieces = []
     for i, boxes in enumerate(g.pieces):
         code, p = final[i]
@@ -265,6 +282,5 @@ def assemble(
     timing["score"] = (time.perf_counter() - t_group) * 1000
     timing["total"] = sum(v for k, v in timing.items() if k != "total")
     return ScanResult(
-        path, width, height, kind.value, tuple(pieces), tuple(melds), g.unassigned, timing,
-        g.hands,
+        path, width, height, kind.value, tuple(pieces), tuple(melds), unassigned, timing, hands,
     )  # fmt: skip

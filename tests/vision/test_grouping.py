@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision import grouping
+from vision.classes import PieceKind
 from vision.truth import read_synth_truth, truth_arrays
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.json"))
@@ -322,3 +323,56 @@ def test_an_index_boxed_twice_scans_as_one_piece_with_both_readings() -> None:
     # (0.5 x 0.9 for 6H against 0.45 x 1e-4 for 6D), times the surer box's confidence 0.6
     assert six.confidence == pytest.approx(0.6, abs=0.01)
     assert not six.uncertain
+
+
+def _tile_scan(rows: list[tuple[float, str]], w: float = 40.0, h: float = 54.0):  # type: ignore[no-untyped-def]
+    """assemble() over rows of sure tiles: (y of the row, its codes), each row from x = 100."""
+    from vision.classes import PIECES
+    from vision.detections import NUM_FACES, Detections
+    from vision.scanner import ScanKind, assemble
+
+    boxes = [
+        (code, 100 + i * w, y, w, h) for y, codes in rows for i, code in enumerate(codes.split())
+    ]
+    centres, sizes, codes, _ = _arrays(boxes)
+    xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
+    dets = Detections.from_boxes(xyxy, np.full(len(boxes), 0.9, np.float32), np.full(len(boxes), 2))
+    faces = np.full((len(boxes), NUM_FACES), 1e-4, np.float32)
+    faces_of = (PIECES.face(i) for i in range(NUM_FACES))
+    tile_ids = {f.code: i for i, f in enumerate(faces_of) if f.kind is PieceKind.TILE}
+    for row, code in enumerate(codes):
+        faces[row, tile_ids[code]] = 0.9
+    result = assemble(dets.with_faces(faces), ScanKind.TILES, None, "", 1000, 1000, {}, 0.0)
+    return [" ".join(result.pieces[i].code for i in m.pieces) for m in result.melds], [
+        " ".join(result.pieces[i].code for i in hand) for hand in result.hands
+    ]
+
+
+def test_a_racks_two_tiers_of_unordered_tiles_are_a_hand_not_melds() -> None:
+    melds, hands = _tile_scan(
+        [(100.0, "R3 R4 R5 R6"), (300.0, "K2 Y9 B13 R1 K7"), (362.0, "Y4 B4 K11 R8 JK Y2")]
+    )
+    assert melds == ["R3 R4 R5 R6"]
+    assert sorted(hands) == ["K2 Y9 B13 R1 K7", "Y4 B4 K11 R8 JK Y2"]
+
+
+def test_two_flawed_melds_laid_one_above_the_other_stay_melds() -> None:
+    # each needs one tile changed to be valid: mistakes to report, not a rack
+    melds, hands = _tile_scan([(300.0, "R3 R4 R6 R7"), (362.0, "K9 B9 B9")])
+    assert sorted(melds) == ["K9 B9 B9", "R3 R4 R6 R7"] and hands == []
+
+
+def test_a_lone_row_of_unordered_tiles_stays_a_meld_to_judge() -> None:
+    melds, hands = _tile_scan([(300.0, "K2 Y9 B13 R1 K7")])
+    assert melds == ["K2 Y9 B13 R1 K7"] and hands == []
+
+
+def test_rows_far_apart_or_crossing_are_no_tiers() -> None:
+    centres = np.array([[100 + 40 * i, y] for y in (100, 164, 400) for i in range(4)], np.float32)
+    sizes = np.full((12, 2), (40.0, 54.0), np.float32)
+    a, b, c = range(4), range(4, 8), range(8, 12)
+    assert grouping.tier_gap(centres, sizes, a, b) == pytest.approx(64 / 54)
+    assert grouping.tier_gap(centres, sizes, a, c) == pytest.approx(300 / 54)
+    column = np.array([[500.0, 100 + 54 * i] for i in range(4)], np.float32)
+    crossing = np.vstack([centres[:4], column])
+    assert grouping.tier_gap(crossing, sizes[:8], range(4), range(4, 8)) == float("inf")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scorer import Rules
-from vision.repair import Choice, read_chain, read_meld
+from vision.repair import Choice, read_chain, read_meld, tile_changes
 
 RULES = Rules.preset("burraco-fibur")
 
@@ -77,3 +79,19 @@ def test_a_chain_splits_into_three() -> None:
         ["Y7", "B7", "R7"],
         ["B1", "B2", "B3"],
     ]
+
+
+@pytest.mark.parametrize(
+    ("row", "changes"),
+    [
+        ("R5 R6 R7", 0),
+        ("R7 R6 R5", 0),
+        ("Y4 JK Y6 Y7", 0),
+        ("K5 B5 R5 Y5 JK", 1),  # five tiles of one number: one too many
+        ("R5 R6 R8", 1),
+        ("K5 B5 B5", 1),
+        ("K3 B2 R7 Y10 Y7 K4", 4),
+    ],
+)
+def test_tile_changes_counts_the_tiles_a_row_needs_changed(row: str, changes: int) -> None:
+    assert tile_changes(row.split()) == changes
