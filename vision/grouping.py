@@ -101,11 +101,14 @@ TRIM_SHARE = 0.34
 TRIM_MIN = 3
 """... and keeps at least this many."""
 OPPOSITE_TOL_DEG = 40.0
-RACK_PARALLEL_DEG = 12.0
-RACK_TIER = 1.2
-RACK_CHANGES = 0.34
 """A card's two corner indexes are printed half a turn apart: two same-code corners whose read
 up angles are within this of opposite may be one card."""
+RACK_PARALLEL_DEG = 12.0
+"""Two rows of tiles whose directions differ by more than this do not lie side by side."""
+RACK_TIER = 1.2
+"""Rows closer than this many tiles' extents across their direction can be a rack's two tiers."""
+RACK_CHANGES = 0.34
+"""... if each needs more than this share of its tiles changed to be a run or a group."""
 DIAGONAL_DEG = (20.0, 80.0)
 """Seen from one corner index (its own right and down axes), the card's other index lies down
 and to the right, at a bearing from the right axis in this range (about 50 degrees for a card

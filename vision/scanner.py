@@ -256,7 +256,8 @@ def assemble(
             [
                 m.pieces
                 for m in melds
-                if tile_changes([final[i][0] for i in m.pieces])
+                if not m.verdict.valid
+                and tile_changes([final[i][0] for i in m.pieces])
                 >= grouping.RACK_CHANGES * len(m.pieces)
             ],
         )
