@@ -45,6 +45,11 @@
    its pieces from its ends (the one furthest from the chain's mean angle first) and is a meld
    if at least 3 neat pieces are left (session 6, synthetic card val scenes: melds read exactly
    116 -> 118 of 207 and 196 -> 203 of 477; hand cards put in melds 128 -> 140 on `syn_cards3`).
+   A joker's read up angle is left out of these tests (``JOKER_UP_UNKNOWN``): jokers at a
+   meld's end had been trimmed off as strays where their angle read wrong (one seen at 100
+   degrees from its row's). Session 8, whole scanner on cached reads, melds read exactly:
+   `syn_tiles` 85 -> 86 of 93, `syn_tiles2` 65 -> 66 of 81, `syn_cards` 129 -> 128 of 207,
+   `syn_cards3` 259 -> 263 of 477 (hand cards put in melds 63 -> 56 of 357).
 5. Chains of at least ``MIN_MELD`` pieces are melds; the rest (discard pile, stray pieces,
    pairs) are unassigned.
 6. **Racks** (tiles, once the rows are read: :func:`rack_tiers`, called by the scanner): a
@@ -103,6 +108,8 @@ TRIM_MIN = 3
 OPPOSITE_TOL_DEG = 40.0
 """A card's two corner indexes are printed half a turn apart: two same-code corners whose read
 up angles are within this of opposite may be one card."""
+JOKER_UP_UNKNOWN = ("JK",)
+"""Codes whose read up angle the pile and hand tests ignore."""
 RACK_PARALLEL_DEG = 12.0
 """Two rows of tiles whose directions differ by more than this do not lie side by side."""
 RACK_TIER = 1.2
@@ -380,6 +387,9 @@ def group(
     if not pieces:
         return Grouping((), (), ())
     shown = np.array([p[0] for p in pieces])
+    if up is not None and JOKER_UP_UNKNOWN:
+        # a joker's read way up is too often wrong to make its chain a pile
+        up = np.where([c in JOKER_UP_UNKNOWN for c in codes], np.nan, up)
     melds: list[tuple[int, ...]] = []
     hands: list[tuple[int, ...]] = []
     unassigned: list[int] = []

@@ -376,3 +376,16 @@ def test_rows_far_apart_or_crossing_are_no_tiers() -> None:
     column = np.array([[500.0, 100 + 54 * i] for i in range(4)], np.float32)
     crossing = np.vstack([centres[:4], column])
     assert grouping.tier_gap(crossing, sizes[:8], range(4), range(4, 8)) == float("inf")
+
+
+def test_a_jokers_way_up_does_not_make_its_row_a_pile(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a joker's face reads no sure way up; the row's other tiles agree
+    codes = ["R2", "R3", "R4", "R5", "R6", "JK"]
+    centres = np.array([[100.0 + 42 * i, 200.0] for i in range(6)], np.float32)
+    sizes = np.full((6, 2), (40.0, 54.0), np.float32)
+    up = np.radians([0.0, 6.0, -5.0, 3.0, 0.0, -100.0]).astype(np.float32)
+    g = grouping.group(centres, sizes, codes, np.ones(6, bool), up)
+    assert [len(m) for m in g.melds] == [6]
+    monkeypatch.setattr(grouping, "JOKER_UP_UNKNOWN", ())  # its angle counted: trimmed off
+    g = grouping.group(centres, sizes, codes, np.ones(6, bool), up)
+    assert [len(m) for m in g.melds] == [5] and g.unassigned == (5,)
