@@ -481,7 +481,8 @@ def is_hand(centres: np.ndarray, sizes: np.ndarray) -> bool:
 def _row_axis(centres: np.ndarray) -> np.ndarray:
     """The unit direction a row of piece centres runs along (its principal axis)."""
     _, _, vt = np.linalg.svd(centres - centres.mean(axis=0), full_matrices=False)
-    return vt[0]
+    axis: np.ndarray = vt[0]
+    return axis
 
 
 def tier_gap(centres: np.ndarray, sizes: np.ndarray, a: Sequence[int], b: Sequence[int]) -> float:

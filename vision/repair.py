@@ -24,7 +24,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer import MeldcamError, Rules, Verdict, validate_meld
+from scorer import MeldcamError, PieceKind, Rules, Tile, Verdict, parse_piece, validate_meld
+from vision.classes import NUMBERS
 
 DOUBT = 0.03
 MAX_CHANGES = 2
@@ -32,7 +33,6 @@ TOP_K = 3
 MAX_COST = 4.0
 SURE = 0.6
 SPLIT_GAP = 1.2
-TILE_NUMBERS = range(1, 14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +136,8 @@ def tile_changes(codes: Sequence[str]) -> int:
     """How many of a row of tiles (codes such as ``R5``, ``JK``) would have to be other tiles for
     the row to be a run (either way along it) or a group. A meld laid with one mistake needs
     one; the tiles a player keeps on a rack, in no order, need most of them changed."""
-    tiles = [(c[0], int(c[1:])) if c != "JK" else None for c in codes]
+    pieces = [parse_piece(c, PieceKind.TILES) for c in codes]
+    tiles = [(p.colour, p.number) if isinstance(p, Tile) else None for p in pieces]
     n = len(tiles)
     best = n
     for i, tile in enumerate(tiles):
@@ -147,11 +148,11 @@ def tile_changes(codes: Sequence[str]) -> int:
             first = number - step * i
             wanted = [first + step * k for k in range(n)]
             cost = sum(
-                w not in TILE_NUMBERS or (t is not None and t != (colour, w))
+                w not in NUMBERS or (t is not None and t != (colour, w))
                 for t, w in zip(tiles, wanted, strict=True)
             )
             best = min(best, cost)
-        seen: set[str] = set()
+        seen = set()
         fit = cost = 0
         for t in tiles:  # a group: this number, each colour once, four tiles at most
             if t is None or (t[1] == number and t[0] not in seen):

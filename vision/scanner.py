@@ -235,7 +235,7 @@ def assemble(
     final = [c.options[0] for c in piece_choice]
     melds: list[ScannedMeld] = []
     for chain in g.melds:
-        centres = [tuple(float(v) for v in dets.centres[g.pieces[i][0]]) for i in chain]
+        centres = [(float(x), float(y)) for x, y in dets.centres[[g.pieces[i][0] for i in chain]]]
         for span, reading in read_chain([piece_choice[i] for i in chain], centres, table_rules):
             meld = [chain[i] for i in span]
             for pos, (code, p) in enumerate(zip(reading.codes, reading.probabilities, strict=True)):
