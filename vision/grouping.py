@@ -46,7 +46,7 @@
    if at least 3 neat pieces are left (session 6, synthetic card val scenes: melds read exactly
    116 -> 118 of 207 and 196 -> 203 of 477; hand cards put in melds 128 -> 140 on `syn_cards3`).
    A joker's read up angle is left out of these tests (``JOKER_UP_UNKNOWN``): jokers at a
-   meld's end had been trimmed off as strays where their angle read wrong (one seen at 100
+   meld's end had been trimmed off as strays where their angle read wrong (one seen 110
    degrees from its row's). Session 8, whole scanner on cached reads, melds read exactly:
    `syn_tiles` 85 -> 86 of 93, `syn_tiles2` 65 -> 66 of 81, `syn_cards` 129 -> 128 of 207,
    `syn_cards3` 259 -> 263 of 477 (hand cards put in melds 63 -> 56 of 357).

@@ -13,8 +13,8 @@ median step, if every part then reads valid (:func:`read_chain`); an evenly laid
 the kind a player photographs to settle a dispute, is not split. Session 8, synthetic tile val
 scenes, melds read exactly (`syn_tiles`, `syn_tiles2`): never split 81, 66 of 93, 81; 1.2 and
 1.15: 82, 66; 1.1: 84, 65 (a joker out of place, R6 R7 JK R8 R9 R10, laid 1.12 steps apart,
-split into two valid melds); 1.25 and above: 81, 66. Detector boxes put centres about a tenth
-of a step off, so a gap of a fifth is the least that says two melds. Card melds did not move.
+split into two valid melds); 1.25 and above: 81, 66. Steps within one scanned row vary by about a
+tenth, so a gap a fifth wider is the least that says two melds. Card melds did not move.
 """
 
 from __future__ import annotations

@@ -233,15 +233,15 @@ def assemble(
         else:
             piece_choice.append(choices[boxes[0]])
     final = [c.options[0] for c in piece_choice]
+    shown = np.array([boxes[0] for boxes in g.pieces], np.int64)  # the box each piece is shown by
     melds: list[ScannedMeld] = []
     for chain in g.melds:
-        centres = [(float(x), float(y)) for x, y in dets.centres[[g.pieces[i][0] for i in chain]]]
+        centres = [(float(x), float(y)) for x, y in dets.centres[shown[list(chain)]]]
         for span, reading in read_chain([piece_choice[i] for i in chain], centres, table_rules):
             meld = [chain[i] for i in span]
             for pos, (code, p) in enumerate(zip(reading.codes, reading.probabilities, strict=True)):
                 final[meld[pos]] = (code, p)
-            # the box each piece is shown by (a card's top corner, in its meld's chain)
-            side = facing(float(dets.up[g.pieces[i][0]]) for i in meld)
+            side = facing(float(dets.up[shown[i]]) for i in meld)
             melds.append(
                 ScannedMeld(
                     tuple(meld), reading.verdict, tuple(meld[p] for p in reading.repaired), side
@@ -249,7 +249,6 @@ def assemble(
             )
     unassigned, hands = g.unassigned, g.hands
     if kind is ScanKind.TILES:
-        shown = [boxes[0] for boxes in g.pieces]
         racked = grouping.rack_tiers(
             dets.centres[shown],
             dets.sizes[shown],
