@@ -1,8 +1,11 @@
 """Milliseconds per photo for ``meldcam scan``: a 12 MP JPEG in, melds out.
 
-Prints the split (decode, detect, recognise, group, score), the peak memory of the process,
-and, when ultralytics is installed and ``models/detector.pt`` exists, the time of ultralytics'
-own ``predict`` on the same photo at the same size for comparison.
+Two photos: a real card fan (big pieces) and the same fan tiled 2x2 into the frame, a table seen
+from afar whose small pieces the detector reads a second time enlarged (``small_px``; timed
+also with that second reading off). Prints each one's split (decode, detect, recognise, group,
+score), the peak memory of the process, and, when ultralytics is installed and
+``models/detector.pt`` exists, the time of ultralytics' own ``predict`` on the fan photo at the
+same size for comparison.
 
     .venv/bin/python bench/scan.py [--photos N] [--models models]
 """
@@ -17,13 +20,18 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.scanner import Scanner
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "realdata"
 
 
-def twelve_mp_jpeg() -> bytes:
-    """A real card-fan photo (or a tile photo) upscaled to 4000x3000, as a phone JPEG."""
+def twelve_mp_jpeg(tiled: int = 1) -> bytes:
+    """A real card-fan photo (or a tile photo) upscaled to 4000x3000, as a phone JPEG; with
+    ``tiled`` n, n x n copies of it fill the frame (pieces n times smaller)."""
     from PIL import Image
 
     candidates = sorted((REAL / "card-fans" / "images").glob("*.jpg")) or sorted(
@@ -32,7 +40,11 @@ def twelve_mp_jpeg() -> bytes:
     if not candidates:
         raise SystemExit(f"no real photo under {REAL}")
     with Image.open(candidates[0]) as image:
-        big = image.convert("RGB").resize((4000, 3000), Image.Resampling.BICUBIC)
+        one = image.convert("RGB").resize((4000 // tiled, 3000 // tiled), Image.Resampling.BICUBIC)
+    big = Image.new("RGB", (4000, 3000))
+    for i in range(tiled):
+        for j in range(tiled):
+            big.paste(one, (i * one.width, j * one.height))
     out = io.BytesIO()
     big.save(out, "JPEG", quality=90)
     return out.getvalue()
@@ -50,21 +62,16 @@ def main() -> int:
     t0 = time.perf_counter()
     scanner = Scanner.load(args.models)
     load_ms = (time.perf_counter() - t0) * 1000
-    scanner.scan(data)  # warm-up
-    parts: dict[str, list[float]] = {}
-    walls = []
-    for _ in range(args.photos):
-        t = time.perf_counter()
-        result = scanner.scan(data)
-        walls.append((time.perf_counter() - t) * 1000)
-        for k, v in result.timing_ms.items():
-            parts.setdefault(k, []).append(v)
+    print(f"models loaded in {load_ms:.0f} ms")
+    for label, photo in (
+        ("card fan", data),
+        ("fan tiled 2x2 (table from afar)", twelve_mp_jpeg(2)),
+    ):
+        measure(scanner, photo, args.photos, label)
+    if scanner.config.small_px > 0:
+        plain = Scanner.load(args.models, small_px=0)
+        measure(plain, twelve_mp_jpeg(2), args.photos, "the same, not enlarged (small_px 0)")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"12 MP JPEG ({len(data) / 1e6:.1f} MB), {args.photos} scans, models loaded in "
-          f"{load_ms:.0f} ms; {len(result.pieces)} pieces, {len(result.melds)} melds")  # fmt: skip
-    print("onnxruntime path, median ms: " + ", ".join(
-        f"{k} {statistics.median(v):.0f}" for k, v in parts.items()
-    ) + f"; wall {statistics.median(walls):.0f}")  # fmt: skip
     print(f"peak memory (RSS): {peak_mb:.0f} MB")
     weights = args.models / "detector.pt"
     if importlib.util.find_spec("ultralytics") and weights.exists():
@@ -72,6 +79,24 @@ def main() -> int:
     else:
         print("ultralytics predict: skipped (ultralytics or models/detector.pt missing)")
     return 0
+
+
+def measure(scanner: Scanner, data: bytes, n: int, label: str) -> None:
+    """Print the median split of ``n`` scans of one photo (after a warm-up scan)."""
+    scanner.scan(data)  # warm-up
+    parts: dict[str, list[float]] = {}
+    walls = []
+    for _ in range(n):
+        t = time.perf_counter()
+        result = scanner.scan(data)
+        walls.append((time.perf_counter() - t) * 1000)
+        for k, v in result.timing_ms.items():
+            parts.setdefault(k, []).append(v)
+    print(f"{label}: 12 MP JPEG ({len(data) / 1e6:.1f} MB), {n} scans; "
+          f"{len(result.pieces)} pieces, {len(result.melds)} melds")  # fmt: skip
+    print("  onnxruntime path, median ms: " + ", ".join(
+        f"{k} {statistics.median(v):.0f}" for k, v in parts.items()
+    ) + f"; wall {statistics.median(walls):.0f}")  # fmt: skip
 
 
 def compare_ultralytics(weights: Path, data: bytes, imgsz: int, n: int) -> None:

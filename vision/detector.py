@@ -69,6 +69,22 @@ def decode_yolo(
     return xyxy[idx].astype(np.float32), scores[idx].astype(np.float32), classes[idx]
 
 
+def merge_readings(first: Detections, second: Detections, iou: float) -> Detections:
+    """Two readings of one photo as one: class-agnostic NMS over both (a piece found in both
+    keeps its surer box; one found in either is kept)."""
+    import cv2
+
+    if not len(first) or not len(second):
+        return first if len(first) else second
+    xyxy = np.concatenate([first.xyxy, second.xyxy])
+    confidence = np.concatenate([first.confidence, second.confidence])
+    coarse = np.concatenate([first.coarse, second.coarse])
+    xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
+    idx = cv2.dnn.NMSBoxes(xywh.tolist(), confidence.tolist(), 0.0, iou)
+    idx = np.asarray(idx, np.int64).reshape(-1)
+    return Detections.from_boxes(xyxy[idx], confidence[idx], coarse[idx])
+
+
 def make_session(path: Path, threads: int = 2) -> Any:
     import onnxruntime as ort
 
@@ -82,6 +98,9 @@ def make_session(path: Path, threads: int = 2) -> Any:
 
 
 MIN_IMGSZ = 320
+MIN_ENLARGE = 1.2
+"""A photo of small pieces is read again only when that enlarges it at least this much (a
+second pass costs more than the first; a few per cent more size gains little)."""
 
 
 class OnnxDetector:
@@ -89,7 +108,12 @@ class OnnxDetector:
 
     The detector learnt pieces of the size they have in a photo fitted into ``imgsz``. A close-up
     (a few big pieces) is read a second time, fitted smaller so that its median piece measures
-    ``piece_px`` in the network's input; the reading that finds more pieces is kept.
+    ``piece_px`` in the network's input; the reading that finds more pieces is kept. A photo
+    whose median piece is under ``small_px`` (a whole table from afar) is read a second time
+    enlarged so that it measures ``small_px``, up to ``max_imgsz``, and the two readings are
+    merged: small card corners are found there that the first reading misses or scores weakly,
+    and the first keeps what the enlarged one misses (measured in ``models/detector.md``,
+    session 9).
     """
 
     def __init__(
@@ -100,6 +124,8 @@ class OnnxDetector:
         iou: float = 0.5,
         piece_px: float = 0.0,
         conf_tiles: float | None = None,
+        small_px: float = 0.0,
+        max_imgsz: int = 0,
     ):
         self.session = make_session(path)
         self.input_name = self.session.get_inputs()[0].name
@@ -110,13 +136,22 @@ class OnnxDetector:
         self.conf = np.array([conf, conf, tiles, tiles], np.float32)
         self.iou = iou
         self.piece_px = piece_px
+        self.small_px = small_px
+        self.max_imgsz = max_imgsz or imgsz
 
     def detect(self, image: np.ndarray) -> Detections:
         dets, scale = self._detect_at(image, self.imgsz)
-        if self.piece_px <= 0 or len(dets) == 0:
+        if len(dets) == 0:
             return dets
         median = float(np.median(dets.sizes.max(axis=1))) * scale
-        if median <= 1.5 * self.piece_px:
+        if median < self.small_px and self.max_imgsz > self.imgsz:
+            # small pieces (a whole table from afar): read again enlarged, up to max_imgsz
+            want = self.imgsz * self.small_px / median
+            bigger = min(self.max_imgsz, round(want / STRIDE) * STRIDE)
+            if bigger >= MIN_ENLARGE * self.imgsz:
+                return merge_readings(self._detect_at(image, bigger)[0], dets, self.iou)
+            return dets
+        if self.piece_px <= 0 or median <= 1.5 * self.piece_px:
             return dets
         smaller = max(MIN_IMGSZ, round(self.imgsz * self.piece_px / median / STRIDE) * STRIDE)
         if smaller >= self.imgsz:

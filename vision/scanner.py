@@ -57,6 +57,10 @@ class ScannerConfig:
     iou: float = 0.5
     piece_px: float = 0.0
     """Close-ups are read again fitted so their median piece is this big (0: off)."""
+    small_px: float = 0.0
+    """Photos whose median piece is smaller than this at ``imgsz`` are read again enlarged so
+    it reaches this size, up to ``max_imgsz`` (0: off)."""
+    max_imgsz: int = 0
     conf_tiles: float | None = None
     """The confidence floor of tiles, when it differs from the cards' (``conf``)."""
     crop_margin: float = MARGIN
@@ -81,7 +85,7 @@ class ScannerConfig:
             return cls()
         data = json.loads(path.read_text())
         keys = (
-            "imgsz", "conf", "iou", "piece_px", "conf_tiles",
+            "imgsz", "conf", "iou", "piece_px", "small_px", "max_imgsz", "conf_tiles",
             "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor",
         )  # fmt: skip
         return cls(**{k: data[k] for k in keys if k in data})
@@ -112,6 +116,8 @@ class Scanner:
             config.iou,
             config.piece_px,
             config.conf_tiles,
+            config.small_px,
+            int(config.max_imgsz),
         )
         classifier = OnnxClassifier(
             folder / CLASSIFIER_FILE, config.crop_margin, config.tile_crop_margin

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.detector import OnnxDetector
 
@@ -30,6 +31,7 @@ def _detector(piece_px: float) -> tuple[OnnxDetector, FakeSession]:
     session = FakeSession()
     det.session, det.input_name, det.metadata = session, "images", {}
     det.imgsz, det.conf, det.iou, det.piece_px = 640, 0.2, 0.3, piece_px
+    det.small_px, det.max_imgsz = 0.0, 640
     return det, session
 
 
@@ -46,6 +48,58 @@ def test_without_piece_px_one_pass() -> None:
     assert session.widths == [640]
 
 
+class SmallPiecesSession:
+    """A model that finds pieces 1/80 of its input wide (8 px in a 640 px photo), in a row: at
+    640 px pieces 0-2 and piece 10, at any larger input pieces 0-5 (the smallest are found only
+    enlarged, and piece 10 only at 640)."""
+
+    def __init__(self) -> None:
+        self.widths: list[int] = []
+
+    def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        (tensor,) = feeds.values()
+        width = tensor.shape[3]
+        self.widths.append(width)
+        side = width / 80
+        found = (0, 1, 2, 10) if width <= 640 else range(6)
+        rows = [[side * (2 * i + 1), side, side, side, 0.9, 0.0, 0.0, 0.0] for i in found]
+        return [np.array(rows, np.float32).T[None]]
+
+
+def _small_detector(small_px: float, max_imgsz: int) -> tuple[OnnxDetector, SmallPiecesSession]:
+    det, _ = _detector(piece_px=32)
+    session = SmallPiecesSession()
+    det.session, det.small_px, det.max_imgsz = session, small_px, max_imgsz
+    return det, session
+
+
+def test_small_pieces_are_read_again_enlarged_up_to_the_cap() -> None:
+    det, session = _small_detector(small_px=16, max_imgsz=1280)
+    found = det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert session.widths == [640, 1280]  # 8 px median -> enlarged twice to reach 16 px
+    # the readings merged: pieces 0-5 once each (found in both, or enlarged only) and piece 10
+    assert sorted(np.round(found.centres[:, 0] / 16 - 0.5).astype(int).tolist()) == [
+        0, 1, 2, 3, 4, 5, 10
+    ]  # fmt: skip
+    assert float(np.median(found.sizes.max(axis=1))) == pytest.approx(8.0)  # photo pixels
+
+    det, session = _small_detector(small_px=16, max_imgsz=960)
+    det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert session.widths == [640, 960]
+
+
+def test_pieces_big_enough_no_cap_or_too_little_to_gain_are_read_once() -> None:
+    det, session = _small_detector(small_px=8, max_imgsz=1280)  # median 8 px is not below 8
+    assert len(det.detect(np.zeros((640, 640, 3), np.uint8))) == 4
+    assert session.widths == [640]
+    det, session = _small_detector(small_px=16, max_imgsz=640)
+    det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert session.widths == [640]
+    det, session = _small_detector(small_px=9, max_imgsz=1280)  # 8 -> 9 px: 704 px, too little
+    det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert session.widths == [640]
+
+
 def test_tiles_can_have_their_own_confidence_floor() -> None:
     from vision.detector import decode_yolo
 
@@ -56,3 +110,21 @@ def test_tiles_can_have_their_own_confidence_floor() -> None:
     assert classes.tolist() == [0]
     _, _, classes = decode_yolo(output, 0.2, 0.3)
     assert sorted(classes.tolist()) == [0, 2]
+
+
+def test_the_scanner_gives_its_detector_the_enlarge_settings_of_its_config(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import shutil
+    from pathlib import Path
+
+    from vision.scanner import CONFIG_FILE, Scanner
+
+    models = Path(__file__).resolve().parents[2] / "models"
+    for name in ("detector.onnx", "classifier.onnx"):
+        shutil.copy(models / name, tmp_path / name)
+    (tmp_path / CONFIG_FILE).write_text(json.dumps({"small_px": 28, "max_imgsz": 1280}))
+    detector = Scanner.load(tmp_path).detector
+    assert (detector.small_px, detector.max_imgsz) == (28, 1280)
+    (tmp_path / CONFIG_FILE).write_text(json.dumps({"imgsz": 640}))
+    detector = Scanner.load(tmp_path).detector
+    assert (detector.small_px, detector.max_imgsz) == (0, 640)  # off: no second, bigger pass
