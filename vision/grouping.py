@@ -49,7 +49,12 @@
    meld's end had been trimmed off as strays where their angle read wrong (one seen 110
    degrees from its row's). Session 8, whole scanner on cached reads, melds read exactly:
    `syn_tiles` 85 -> 86 of 93, `syn_tiles2` 65 -> 66 of 81, `syn_cards` 129 -> 128 of 207,
-   `syn_cards3` 259 -> 263 of 477 (hand cards put in melds 63 -> 56 of 357).
+   `syn_cards3` 259 -> 263 of 477 (hand cards put in melds 63 -> 56 of 357). Two melds laid end
+   to end in one line for two sides of the table (a run upright, a group upside down) spread as
+   a pile too: a spread chain that parts into two neat melds of at least ``TRIM_MIN`` pieces
+   facing ``SPLIT_TURN_DEG`` or more apart is those two melds (:func:`facing_split`; session 9,
+   whole scanner: `syn_tiles` melds 88 -> 90 of 93, the other synthetic and real sets
+   unchanged).
 5. Chains of at least ``MIN_MELD`` pieces are melds; the rest (discard pile, stray pieces,
    pairs) are unassigned.
 6. **Racks** (tiles, once the rows are read: :func:`rack_tiers`, called by the scanner): a
@@ -105,6 +110,9 @@ TRIM_SHARE = 0.34
 """A spread chain may lose up to this share of its pieces, from its ends, to lie neatly."""
 TRIM_MIN = 3
 """... and keeps at least this many."""
+SPLIT_TURN_DEG = 90.0
+"""A spread chain is two melds for two sides of the table (:func:`facing_split`) when its two
+neat parts face at least this far apart."""
 OPPOSITE_TOL_DEG = 40.0
 """A card's two corner indexes are printed half a turn apart: two same-code corners whose read
 up angles are within this of opposite may be one card."""
@@ -399,6 +407,9 @@ def group(
             hands.append(tuple(chain))
             unassigned.extend(chain)
         elif up is not None and angle_spread(up[shown[chain]]) > PILE_SPREAD_DEG:
+            if (k := facing_split(up[shown[chain]])) is not None:
+                melds.extend((tuple(chain[:k]), tuple(chain[k:])))
+                continue
             kept = trim_to_neat(chain, up[shown[chain]])
             if kept is None:
                 unassigned.extend(chain)
@@ -414,6 +425,21 @@ def group(
             unassigned.extend(chain)
     melds.sort(key=lambda m: (centres[shown[m[0]], 1], centres[shown[m[0]], 0]))
     return Grouping(tuple(pieces), tuple(melds), tuple(sorted(unassigned)), tuple(hands))
+
+
+def facing_split(angles: np.ndarray) -> int | None:
+    """Two melds laid end to end in one line for two sides of the table: where a chain whose
+    read up angles spread parts into two neat melds (each at least ``TRIM_MIN`` pieces, spread
+    at most ``PILE_SPREAD_DEG``) whose mean angles lie ``SPLIT_TURN_DEG`` or more apart; the
+    position ``k`` (parts ``[:k]``, ``[k:]``), or None."""
+    for k in range(TRIM_MIN, len(angles) - TRIM_MIN + 1):
+        parts = (angles[:k], angles[k:])
+        if any(angle_spread(part) > PILE_SPREAD_DEG for part in parts):
+            continue
+        means = [mean_angle(part.tolist())[0] for part in parts]
+        if _off(means[0], means[1]) >= math.radians(SPLIT_TURN_DEG):
+            return k
+    return None
 
 
 def trim_to_neat(chain: list[int], angles: np.ndarray) -> slice | None:

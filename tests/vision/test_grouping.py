@@ -178,6 +178,29 @@ def test_a_pile_is_not_trimmed_into_a_meld() -> None:
     assert g.unassigned == (0, 1, 2, 3, 4, 5)
 
 
+def test_two_melds_laid_end_to_end_for_two_sides_are_two_melds() -> None:
+    # one line of tiles or cards: a run laid for one side, then a group for the other side
+    boxes = _column(100, 100, ["5S", "6S", "7S", "8S", "9D", "9C", "9H"])
+    up = np.radians([-35.0, -34.0, -31.0, -31.0, 153.0, 155.0, 162.0])
+    assert grouping.angle_spread(up) > grouping.PILE_SPREAD_DEG
+    g = grouping.group(*_arrays(boxes), up)
+    assert g.melds == ((0, 1, 2, 3), (4, 5, 6)) and g.unassigned == ()
+
+
+@pytest.mark.parametrize(
+    "angles",
+    [
+        [0.0, 15.0, 30.0, 45.0, 60.0, 75.0, 90.0, 105.0],  # turning like a hand: halves 60 apart
+        [0.0, 2.0, 180.0, 178.0, 181.0],  # a part of two is no meld
+        [0.0, 60.0, 130.0, -150.0, -80.0, 10.0],  # a pile: no neat parts
+    ],
+)
+def test_a_spread_chain_is_split_by_facing_only_into_neat_melds_facing_apart(
+    angles: list[float],
+) -> None:
+    assert grouping.facing_split(np.radians(angles)) is None
+
+
 def test_angle_spread_is_the_circular_standard_deviation() -> None:
     assert grouping.angle_spread(np.radians([10.0, 10.0, 10.0])) == pytest.approx(0.0, abs=1e-3)
     # across the +-180 degree seam: 178 and -178 are 4 degrees apart, not 356
