@@ -50,8 +50,6 @@ def decode_yolo(
     output: np.ndarray, conf: float | np.ndarray, iou: float, max_det: int = 600
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """YOLOv8 raw output (1, 4 + nc, A): boxes xyxy, scores, classes after class-agnostic NMS."""
-    import cv2
-
     pred = output[0].T
     scores_all = pred[:, 4:]
     classes = scores_all.argmax(axis=1)
@@ -63,26 +61,32 @@ def decode_yolo(
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
     cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
     xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
-    xywh = np.stack([xyxy[:, 0], xyxy[:, 1], w, h], axis=1)
-    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), float(floor.min()), iou, top_k=max_det)
-    idx = np.asarray(idx, np.int64).reshape(-1)
+    idx = nms(xyxy, scores, iou, float(floor.min()), max_det)
     return xyxy[idx].astype(np.float32), scores[idx].astype(np.float32), classes[idx]
+
+
+def nms(
+    xyxy: np.ndarray, scores: np.ndarray, iou: float, floor: float = 0.0, top_k: int = 0
+) -> np.ndarray:
+    """Indexes of the boxes kept by class-agnostic non-maximum suppression, surest first."""
+    import cv2
+
+    xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
+    idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), floor, iou, top_k=top_k)
+    return np.asarray(idx, np.int64).reshape(-1)
 
 
 def merge_readings(first: Detections, second: Detections, iou: float) -> Detections:
     """Two readings of one photo as one: class-agnostic NMS over both (a piece found in both
     keeps its surer box; one found in either is kept)."""
-    import cv2
-
     if not len(first) or not len(second):
         return first if len(first) else second
     xyxy = np.concatenate([first.xyxy, second.xyxy])
     confidence = np.concatenate([first.confidence, second.confidence])
-    coarse = np.concatenate([first.coarse, second.coarse])
-    xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
-    idx = cv2.dnn.NMSBoxes(xywh.tolist(), confidence.tolist(), 0.0, iou)
-    idx = np.asarray(idx, np.int64).reshape(-1)
-    return Detections.from_boxes(xyxy[idx], confidence[idx], coarse[idx])
+    idx = nms(xyxy, confidence, iou)
+    return Detections.from_boxes(
+        xyxy[idx], confidence[idx], np.concatenate([first.coarse, second.coarse])[idx]
+    )
 
 
 def make_session(path: Path, threads: int = 2) -> Any:

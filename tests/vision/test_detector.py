@@ -1,29 +1,48 @@
-"""The detector's close-up refit: big pieces are read again at the size the model learnt."""
+"""The detector's second readings: a close-up read again smaller, small pieces enlarged."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from vision.detector import OnnxDetector
 
+Rows = list[list[float]]
+
+
+def big_pieces(width: int) -> Rows:
+    """Three 144 px tiles (boxes 160 px apart) at inputs over 352 px; fitted smaller, five
+    36 px ones (the close-up reading finds more)."""
+    side = 160.0 if width > 352 else 40.0
+    count = 3 if width > 352 else 5
+    return [[side * (i + 0.5), side / 2, side * 0.9, side * 0.9, 0.0, 0.0, 0.9, 0.0]
+            for i in range(count)]  # fmt: skip
+
+
+def small_pieces(width: int) -> Rows:
+    """Card corners 1/80 of the input wide (8 px in a 640 px photo), in a row: at 640 px corners
+    0-2 and corner 10, at any larger input corners 0-5 (the smallest are found only enlarged,
+    and corner 10 only at 640)."""
+    side = width / 80
+    found = (0, 1, 2, 10) if width <= 640 else range(6)
+    return [[side * (2 * i + 1), side, side, side, 0.9, 0.0, 0.0, 0.0] for i in found]
+
 
 class FakeSession:
-    """A YOLO-shaped model that finds one 160 px box per 160 px of input width, but only
-    ``extra`` more (small) boxes when its input is at most 352 px wide."""
+    """A YOLO-shaped model whose boxes at each input width are ``rows(width)`` (cx, cy, w, h,
+    then the four class scores); it records the widths it was run at."""
 
-    def __init__(self) -> None:
+    def __init__(self, rows: Callable[[int], Rows] = big_pieces) -> None:
+        self.rows = rows
         self.widths: list[int] = []
 
     def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         (tensor,) = feeds.values()
         width = tensor.shape[3]
         self.widths.append(width)
-        side = 160.0 if width > 352 else 40.0
-        count = 3 if width > 352 else 5
-        rows = [[side * (i + 0.5), side / 2, side * 0.9, side * 0.9, 0.0, 0.0, 0.9, 0.0]
-                for i in range(count)]  # fmt: skip
-        return [np.array(rows, np.float32).T[None]]
+        return [np.array(self.rows(width), np.float32).T[None]]
 
 
 def _detector(piece_px: float) -> tuple[OnnxDetector, FakeSession]:
@@ -48,27 +67,9 @@ def test_without_piece_px_one_pass() -> None:
     assert session.widths == [640]
 
 
-class SmallPiecesSession:
-    """A model that finds pieces 1/80 of its input wide (8 px in a 640 px photo), in a row: at
-    640 px pieces 0-2 and piece 10, at any larger input pieces 0-5 (the smallest are found only
-    enlarged, and piece 10 only at 640)."""
-
-    def __init__(self) -> None:
-        self.widths: list[int] = []
-
-    def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
-        (tensor,) = feeds.values()
-        width = tensor.shape[3]
-        self.widths.append(width)
-        side = width / 80
-        found = (0, 1, 2, 10) if width <= 640 else range(6)
-        rows = [[side * (2 * i + 1), side, side, side, 0.9, 0.0, 0.0, 0.0] for i in found]
-        return [np.array(rows, np.float32).T[None]]
-
-
-def _small_detector(small_px: float, max_imgsz: int) -> tuple[OnnxDetector, SmallPiecesSession]:
+def _small_detector(small_px: float, max_imgsz: int) -> tuple[OnnxDetector, FakeSession]:
     det, _ = _detector(piece_px=32)
-    session = SmallPiecesSession()
+    session = FakeSession(small_pieces)
     det.session, det.small_px, det.max_imgsz = session, small_px, max_imgsz
     return det, session
 
