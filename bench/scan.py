@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import io
 import resource
 import statistics
 import sys
@@ -32,22 +31,14 @@ REAL = ROOT.parent / "shared" / "realdata"
 def twelve_mp_jpeg(tiled: int = 1) -> bytes:
     """A real card-fan photo (or a tile photo) upscaled to 4000x3000, as a phone JPEG; with
     ``tiled`` n, n x n copies of it fill the frame (pieces n times smaller)."""
-    from PIL import Image
+    from datasets.realdata import table_from_afar
 
     candidates = sorted((REAL / "card-fans" / "images").glob("*.jpg")) or sorted(
         (REAL / "rummikub-tiles" / "images").glob("*.jpg")
     )
     if not candidates:
         raise SystemExit(f"no real photo under {REAL}")
-    with Image.open(candidates[0]) as image:
-        one = image.convert("RGB").resize((4000 // tiled, 3000 // tiled), Image.Resampling.BICUBIC)
-    big = Image.new("RGB", (4000, 3000))
-    for i in range(tiled):
-        for j in range(tiled):
-            big.paste(one, (i * one.width, j * one.height))
-    out = io.BytesIO()
-    big.save(out, "JPEG", quality=90)
-    return out.getvalue()
+    return table_from_afar(candidates[0], tiled, (4000, 3000))
 
 
 def main() -> int:

@@ -196,6 +196,27 @@ def import_real(
     )
 
 
+def table_from_afar(image: Path, n: int, size: tuple[int, int]) -> bytes:
+    """A phone JPEG (quality 90) of ``size`` filled with ``n`` x ``n`` copies of a real photo,
+    each stretched to 1/n of the frame: its pieces n times smaller, a stand-in for a table
+    photographed from afar (no real photo here shows a whole table). ``n`` 1 is the photo
+    itself, stretched to ``size``."""
+    import io
+
+    from PIL import Image
+
+    width, height = size
+    with Image.open(image) as photo:
+        one = photo.convert("RGB").resize((width // n, height // n), Image.Resampling.BICUBIC)
+    table = Image.new("RGB", size)
+    for i in range(n):
+        for j in range(n):
+            table.paste(one, (i * one.width, j * one.height))
+    out = io.BytesIO()
+    table.save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
 def _ignored(out: Path) -> bool:
     repo = Path(__file__).resolve().parents[1]
     rel = out.resolve().relative_to(repo)

@@ -14,6 +14,7 @@ from datasets.realdata import (
     import_real,
     parse_label_line,
     source_photo,
+    table_from_afar,
     tile_faces,
 )
 from vision.classes import CARD_FACES, COARSE, PIECES, TILE_FACES, TILE_JOKER, Face, PieceKind
@@ -144,3 +145,21 @@ def test_import_refuses_to_write_into_the_repository(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     with pytest.raises(RealDataError, match="must not go into the repository"):
         import_real(tmp_path, repo / "docs" / "real")
+
+
+def test_a_table_from_afar_is_the_photo_tiled_n_by_n(tmp_path: Path) -> None:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    photo = np.zeros((40, 60, 3), np.uint8)
+    photo[:, :30] = (200, 30, 30)  # left half red, right half black
+    Image.fromarray(photo).save(tmp_path / "p.png")
+    with Image.open(io.BytesIO(table_from_afar(tmp_path / "p.png", 2, (120, 80)))) as table:
+        assert table.format == "JPEG" and table.size == (120, 80)
+        pixels = np.asarray(table.convert("RGB")).astype(int)
+    # each 60x40 copy keeps the photo's layout: red left quarter-columns, black right ones
+    for x0 in (0, 60):
+        for y0 in (0, 40):
+            assert pixels[y0 + 20, x0 + 10, 0] > 150 and pixels[y0 + 20, x0 + 50, 0] < 60
