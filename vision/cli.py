@@ -49,6 +49,14 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--kind", choices=("cards", "tiles"), required=True)
     p.add_argument("--split", default="val", help="images/<split> of a YOLO folder (or 'all')")
     p.add_argument("--limit", type=int, default=0, help="at most this many photos")
+    p.add_argument(
+        "--turn",
+        type=int,
+        choices=(0, 1, 2, 3),
+        default=0,
+        help="read each photo turned this many quarter turns counter-clockwise (the table seen "
+        "from another seat); the truth turns with it",
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("--models", type=Path, default=DEFAULT_MODELS, help=argparse.SUPPRESS)
     p.set_defaults(func=run_eval)
@@ -122,7 +130,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if not args.src.is_dir():
         print(f"meldcam eval: {args.src} is not a folder", file=sys.stderr)
         return EXIT_BAD_INPUT
-    report = evaluate_folder(scanner, args.src, args.kind, args.split, args.limit)
+    report = evaluate_folder(scanner, args.src, args.kind, args.split, args.limit, args.turn)
     if args.json:
         print(json.dumps(report.to_json()))
     else:

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from vision.photo import read_photo
+from vision.photo import load_photo, read_photo
 from vision.result import ScanResult
 from vision.scanner import Scanner
-from vision.truth import Truth, read_synth_truth, read_yolo_truth
+from vision.truth import Truth, read_synth_truth, read_yolo_truth, turn_truth
 
 IOU_MATCH = 0.4
 LOOSE_AREAS = ("hand", "discard", "rack", "loose")
@@ -227,14 +227,21 @@ def iter_truths(src: Path, split: str) -> Iterator[Truth]:
 
 
 def evaluate_folder(
-    scanner: Scanner, src: Path, kind: str, split: str = "val", limit: int = 0
+    scanner: Scanner, src: Path, kind: str, split: str = "val", limit: int = 0, turns: int = 0
 ) -> Report:
+    """The scanner measured on a labelled folder; with ``turns``, on its photos turned that
+    many quarter turns counter-clockwise (the table seen from another seat), truth turned too."""
     report = Report(kind)
     want_tiles = kind == "tiles"
     for truth in iter_truths(src, split):
         if not any(b.is_tile == want_tiles for b in truth.boxes):
             continue  # photos without a labelled piece of this kind are not scored
-        result = scanner.scan(truth.image, kind, path=str(truth.image))
+        photo: Path | np.ndarray = truth.image
+        if turns % 4:
+            pixels = load_photo(truth.image)
+            truth = turn_truth(truth, turns, pixels.shape[1], pixels.shape[0])
+            photo = np.ascontiguousarray(np.rot90(pixels, turns % 4))
+        result = scanner.scan(photo, kind, path=str(truth.image))
         report.add(truth, result, dedupe_truth=not want_tiles and not truth.melds)
         if limit and report.photos >= limit:
             break

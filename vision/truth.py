@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from vision.classes import PIECES
-from vision.facing import facing
+from vision.facing import FACINGS, facing
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +99,23 @@ def read_yolo_truth(image: Path, label: Path, size: tuple[int, int]) -> Truth:
             )
         )
     return Truth(image, tuple(boxes), tuple(b.code for b in boxes), (), ())
+
+
+def turn_truth(truth: Truth, turns: int, width: int, height: int) -> Truth:
+    """The truth of a ``width`` x ``height`` photo turned ``turns`` quarter turns
+    counter-clockwise (as ``np.rot90``): its boxes move with the photo, and a meld that faced
+    the photographer (the bottom edge) faces the edge that bottom went to."""
+    boxes = list(truth.boxes)
+    w, h = width, height
+    for _ in range(turns % 4):
+        # a quarter turn counter-clockwise takes (x, y) to (y, w - x); the photo becomes h x w
+        boxes = [replace(b, box=(b.box[1], w - b.box[2], b.box[3], w - b.box[0])) for b in boxes]
+        w, h = h, w
+    facings = tuple(
+        None if side is None else FACINGS[(FACINGS.index(side) - turns) % 4]
+        for side in truth.meld_facing
+    )
+    return replace(truth, boxes=tuple(boxes), meld_facing=facings)
 
 
 def truth_arrays(truth: Truth) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:

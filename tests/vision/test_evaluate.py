@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from scorer import PieceKind, Rules, validate_meld
 from vision.evaluate import Report
 from vision.result import ScannedMeld, ScannedPiece, ScanResult
-from vision.truth import Truth, TruthBox
+from vision.truth import Truth, TruthBox, turn_truth
 
 RULES = Rules.default(PieceKind.CARDS)
 
@@ -79,3 +81,27 @@ def test_a_missed_piece_is_a_false_negative_and_breaks_its_meld() -> None:
     assert p == 1.0 and r == pytest.approx(4 / 5)
     assert report.fn["6H"] == 1
     assert report.to_json()["meld_exact_match"] == 0.0
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3, 4])
+def test_a_turned_truth_box_lies_where_the_turned_photo_shows_its_piece(turns: int) -> None:
+    """``meldcam eval --turn`` turns the photo with ``np.rot90``: the truth must move with it."""
+    width, height, box = 50, 30, (10.0, 5.0, 20.0, 12.0)
+    image = np.zeros((height, width), np.uint8)
+    image[5:12, 10:20] = 255
+    truth = Truth(Path("x.jpg"), (TruthBox("5H", False, box, 0),), ("5H",), (), ())
+    turned = np.rot90(image, turns)
+    rows, cols = np.nonzero(turned)
+    shown = (cols.min(), rows.min(), cols.max() + 1, rows.max() + 1)
+    assert turn_truth(truth, turns, width, height).boxes[0].box == pytest.approx(shown)
+
+
+def test_a_meld_facing_the_photographer_faces_the_edge_the_bottom_turned_to() -> None:
+    truth = replace(_truth(), meld_facing=("near", None))
+    # counter-clockwise, the bottom edge goes to the right, then the top, then the left
+    assert [turn_truth(truth, k, 800, 600).meld_facing for k in (1, 2, 3, 4)] == [
+        ("right", None),
+        ("far", None),
+        ("left", None),
+        ("near", None),
+    ]

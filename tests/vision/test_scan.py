@@ -71,6 +71,27 @@ def test_the_real_model_reads_the_real_card_fans(scanner: Scanner, real: Path) -
     assert f1 >= 0.92, (tp, fp, fn)
 
 
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_the_real_card_fans_seen_from_the_other_seats_still_meet_the_card_bar(
+    scanner: Scanner, real: Path, turns: int
+) -> None:
+    """The same fans turned a quarter, a half, three quarters (counter-clockwise): the table
+    photographed from another seat. Session 10 measured F1 0.931, 0.929 and 0.936 (upright
+    0.960): the detector is not indifferent to which way up it sees the cards, and this guards
+    the bar of 0.90 from every side."""
+    from vision.photo import load_photo
+
+    tp = fp = fn = 0
+    for image, truth in _fans(real):
+        turned = np.ascontiguousarray(np.rot90(load_photo(image), turns))
+        found = Counter(p.code for p in scanner.scan(turned, "cards").pieces)
+        right = sum((truth & found).values())
+        tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
+    f1 = 2 * tp / (2 * tp + fp + fn)
+    print(f"card fans turned {turns}: {tp} right, {fp} false, {fn} missed, F1 {f1:.3f}")
+    assert f1 >= 0.90, (tp, fp, fn)
+
+
 def test_a_table_from_afar_is_read_again_enlarged_and_more_cards_are_read(
     scanner: Scanner, real: Path
 ) -> None:

@@ -246,9 +246,14 @@ def evaluate_stage() -> dict[str, object]:
         "synthetic_cards3_val": (DATA / "syn_cards3", "cards", "val"),
         "synthetic_tiles2_val": (DATA / "syn_tiles2", "tiles", "val"),
     }
+    # the real photos turned (the table seen from the other seats): the detector is not
+    # indifferent to which way up a photo is taken
+    runs |= {f"real_card_fans_turned_{k}": (DATA / "real", "cards", "all") for k in (1, 2, 3)}
+    runs |= {f"real_tiles_val_turned_{k}": (DATA / "real", "tiles", "val") for k in (1, 2)}
     metrics: dict[str, object] = {}
     for name, (src, kind, split) in runs.items():
-        report = evaluate_folder(scanner, src, kind, split)
+        turns = int(name.rsplit("_", 1)[1]) if "_turned_" in name else 0
+        report = evaluate_folder(scanner, src, kind, split, turns=turns)
         print(f"== {name}\n{report.describe()}", flush=True)
         metrics[name] = report.to_json()
     (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
