@@ -238,21 +238,20 @@ def evaluate_stage() -> dict[str, object]:
 
     scanner = Scanner.load(MODELS)
     runs = {
-        "real_tiles_val": (DATA / "real", "tiles", "val"),
-        "real_card_fans": (DATA / "real", "cards", "all"),
-        "synthetic_cards_val": (DATA / "syn_cards", "cards", "val"),
-        "synthetic_tiles_val": (DATA / "syn_tiles", "tiles", "val"),
+        "real_tiles_val": (DATA / "real", "tiles", "val", 0),
+        "real_card_fans": (DATA / "real", "cards", "all", 0),
+        "synthetic_cards_val": (DATA / "syn_cards", "cards", "val", 0),
+        "synthetic_tiles_val": (DATA / "syn_tiles", "tiles", "val", 0),
         # the larger card set and the second tile set (other seeds; held out the same way)
-        "synthetic_cards3_val": (DATA / "syn_cards3", "cards", "val"),
-        "synthetic_tiles2_val": (DATA / "syn_tiles2", "tiles", "val"),
+        "synthetic_cards3_val": (DATA / "syn_cards3", "cards", "val", 0),
+        "synthetic_tiles2_val": (DATA / "syn_tiles2", "tiles", "val", 0),
     }
-    # the real photos turned (the table seen from the other seats): the detector is not
-    # indifferent to which way up a photo is taken
-    runs |= {f"real_card_fans_turned_{k}": (DATA / "real", "cards", "all") for k in (1, 2, 3)}
-    runs |= {f"real_tiles_val_turned_{k}": (DATA / "real", "tiles", "val") for k in (1, 2)}
+    # the real photos turned quarter turns (the table seen from the other seats): the detector
+    # is not indifferent to which way up a photo is taken
+    runs |= {f"real_card_fans_turned_{k}": (DATA / "real", "cards", "all", k) for k in (1, 2, 3)}
+    runs |= {f"real_tiles_val_turned_{k}": (DATA / "real", "tiles", "val", k) for k in (1, 2)}
     metrics: dict[str, object] = {}
-    for name, (src, kind, split) in runs.items():
-        turns = int(name.rsplit("_", 1)[1]) if "_turned_" in name else 0
+    for name, (src, kind, split, turns) in runs.items():
         report = evaluate_folder(scanner, src, kind, split, turns=turns)
         print(f"== {name}\n{report.describe()}", flush=True)
         metrics[name] = report.to_json()
