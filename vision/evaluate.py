@@ -230,7 +230,12 @@ def evaluate_folder(
     scanner: Scanner, src: Path, kind: str, split: str = "val", limit: int = 0, turns: int = 0
 ) -> Report:
     """The scanner measured on a labelled folder; with ``turns``, on its photos turned that
-    many quarter turns counter-clockwise (the table seen from another seat), truth turned too."""
+    many quarter turns counter-clockwise (the table seen from another seat), truth turned too.
+
+    A turned photo is scanned from its pixels at full size, where an upright JPEG is decoded at
+    the scanner's draft scale (:data:`vision.scanner.DECODE_MIN_SIDE`): the same pixels for
+    photos under 2400 px on their short side, as every set here is; a 12 MP photo would be
+    read sharper turned than upright."""
     report = Report(kind)
     want_tiles = kind == "tiles"
     for truth in iter_truths(src, split):
