@@ -118,29 +118,39 @@ def chroma_noise(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 def photo(
     rng: np.random.Generator, img: np.ndarray, glossy: Callable[[], np.ndarray]
-) -> np.ndarray:
+) -> tuple[np.ndarray, dict[str, float]]:
     """Turn a clean render into a phone photo (before JPEG); ``glossy`` gives the shiny areas
-    (0..1, float32, the photo's size or smaller)."""
+    (0..1, float32, the photo's size or smaller). Also returns what was done to it, for the
+    truth: the lens blur's sigma and the motion blur's length in photo pixels (0 when none),
+    the sensor noise's sigma (grey levels), whether glare and a hand's shadow were added."""
     h, w = img.shape[:2]
     # the slowly varying gains (light, shadow, white balance) are combined at a quarter of the
     # size and scaled up once: one full-size multiply instead of one per effect
     quarter = (w // 4, h // 4)
     gain = cv2.resize(lighting(rng, w, h), quarter, interpolation=cv2.INTER_LINEAR)
+    done = {"blur_sigma": 0.0, "motion_px": 0.0, "noise_sigma": 0.0, "glare": 0.0, "shadow": 0.0}
     if rng.random() < 0.3:
         gain *= hand_shadow(rng, w, h)
+        done["shadow"] = 1.0
     wb = white_balance(rng)
     gain3 = cv2.resize(cv2.merge([gain * wb[0], gain * wb[1], gain * wb[2]]), (w, h))
     out = cv2.multiply(img, gain3, dtype=cv2.CV_32F)
     if rng.random() < 0.4:
         out += glare(rng, w, h, glossy())[:, :, None]
+        done["glare"] = 1.0
     if rng.random() < 0.6:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
+        lens = float(rng.uniform(0.3, 1.3))
+        out = cv2.GaussianBlur(out, (0, 0), lens)
+        done["blur_sigma"] = round(lens, 3)
     if rng.random() < 0.12:
-        out = cv2.filter2D(out, -1, motion_kernel(rng))
+        kernel = motion_kernel(rng)
+        done["motion_px"] = float(kernel.shape[0])
+        out = cv2.filter2D(out, -1, kernel)
     sigma = float(rng.uniform(0.5, 6))
+    done["noise_sigma"] = round(sigma, 3)
     if rng.random() < 0.5:
         chroma = chroma_noise(rng, w, h)
         out = cv2.scaleAdd(chroma, sigma * 0.6, out)
     noise = sensor_noise(rng, w, h)
     out = cv2.scaleAdd(cv2.merge([noise, noise, noise]), sigma, out)
-    return cv2.convertScaleAbs(out)  # saturates to 0..255
+    return cv2.convertScaleAbs(out), done  # saturates to 0..255

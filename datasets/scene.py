@@ -158,7 +158,7 @@ def render_scene(
     clean = cv2.warpPerspective(
         comp.canvas, to_image, image_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT101
     )
-    image = photo(rng, clean, lambda: _glossy(comp, b.placements, to_image, image_size))
+    image, effects = photo(rng, clean, lambda: _glossy(comp, b.placements, to_image, image_size))
     quality = int(rng.integers(30, 96))
     labels, pieces = _labels_and_pieces(comp, b.placements, camera, origin, image_size)
     truth = {
@@ -173,6 +173,7 @@ def render_scene(
             "index_px": round(index_px, 1),
         },
         "jpeg_quality": quality,
+        "photo": effects,
         "pieces": pieces,
         "melds": b.melds,
         "others": [

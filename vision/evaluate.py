@@ -8,12 +8,18 @@ order (or reversed); meld precision: the share of predicted melds that are a tru
 Hands and discard piles (where the truth marks them): of their pieces the scanner found, the
 share it put in a meld (they should stay unassigned). Facing: of the melds matched exactly
 whose true facing is known, the share the scanner says face the right side of the table.
+
+Why a true meld was not read exactly (``meld_losses``), from its pieces' boxes: a piece is
+found when a scanned piece's box overlaps one of its labelled boxes (IoU ``IOU_MATCH``), and
+read right when such a piece has its code. A lost meld had a piece *missed*, a piece
+*misread*, both, or all of its pieces found and read right but not laid out as that one meld
+(*grouped*: split, joined to other pieces, or left unassigned).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +32,8 @@ from vision.scanner import Scanner
 from vision.truth import Truth, read_synth_truth, read_yolo_truth, turn_truth
 
 IOU_MATCH = 0.4
+LOSSES = ("missed", "misread", "missed and misread", "grouped")
+"""Why a true meld was not read exactly (see the module docstring), in this order."""
 LOOSE_AREAS = ("hand", "discard", "rack", "loose")
 """Truth areas whose pieces are no meld: cards in a hand or the discard pile, tiles on a rack or
 lying loose. (A full tile set laid out in a grid is left out: its rows are valid runs.)"""
@@ -45,6 +53,7 @@ class Report:
     facing_right: int = 0
     melds_found: int = 0
     melds_found_true: int = 0
+    meld_losses: Counter[str] = field(default_factory=Counter)
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
     ms: list[float] = field(default_factory=list)
@@ -73,6 +82,7 @@ class Report:
             self.melds_found_true += sum(
                 tuple(result.pieces[i].code for i in m.pieces) in true_melds for m in result.melds
             )
+            self.meld_losses.update(_losses(truth, result, found))
             for m, side in zip(truth.melds, truth.meld_facing, strict=False):
                 if m in found and side is not None:
                     self.facing_known += 1
@@ -126,6 +136,7 @@ class Report:
             "meld_precision": (
                 round(self.melds_found_true / self.melds_found, 4) if self.melds_found else None
             ),
+            "meld_losses": {k: self.meld_losses[k] for k in LOSSES if self.meld_losses[k]},
             "loose_in_melds": {
                 area: {"found": n, "in_melds": self.loose_in_melds[area]}
                 for area, n in sorted(self.loose_found.items())
@@ -150,6 +161,11 @@ class Report:
             lines.append(
                 f"meld exact match: {self.melds_exact}/{self.melds_true} "
                 f"= {self.melds_exact / self.melds_true:.3f}"
+            )
+        if self.meld_losses:
+            lines.append(
+                "melds lost: "
+                + ", ".join(f"{k} {self.meld_losses[k]}" for k in LOSSES if self.meld_losses[k])
             )
         if self.melds_found:
             lines.append(
@@ -190,6 +206,27 @@ def _match_boxes(truth: Truth, result: ScanResult) -> list[tuple[str, str]]:
         iou[i, :] = 0
         iou[:, j] = 0
     return pairs
+
+
+def _losses(truth: Truth, result: ScanResult, found: Container[tuple[str, ...]]) -> list[str]:
+    """Why each true meld that ``found`` (the scanned melds' codes, both ways) lacks was lost."""
+    read: dict[int, set[str]] = {}  # uid -> the codes of the scanned pieces on it
+    for j, uid in _match_uids(truth, result).items():
+        read.setdefault(uid, set()).add(result.pieces[j].code)
+    code = {b.uid: b.code for b in truth.boxes}
+    out = []
+    for codes, uids in zip(truth.melds, truth.meld_uids, strict=True):
+        if codes in found:
+            continue
+        missed = any(u not in read for u in uids)
+        misread = any(u in read and code[u] not in read[u] for u in uids)
+        if missed and misread:
+            out.append("missed and misread")
+        elif missed or misread:
+            out.append("missed" if missed else "misread")
+        else:
+            out.append("grouped")
+    return out
 
 
 def _match_uids(truth: Truth, result: ScanResult) -> dict[int, int]:

@@ -65,6 +65,8 @@ def test_yolo_labels_agree_with_json_truth(written: Path) -> None:
         truth = json.loads(truth_path.read_text())
         image = cv2.imread(str(written / truth["image"]))
         assert image.shape[:2] == (truth["height"], truth["width"])
+        # what the camera did is kept, so that a reading can be judged against it
+        assert set(truth["photo"]) == {"blur_sigma", "motion_px", "noise_sigma", "glare", "shadow"}
         split = Path(truth["image"]).parent.name
         rows = _yolo(written / "labels" / split / f"{truth_path.stem}.txt")
         assert len(rows) == len(truth["labels"])

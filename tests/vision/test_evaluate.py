@@ -105,3 +105,22 @@ def test_a_meld_facing_the_photographer_faces_the_edge_the_bottom_turned_to() ->
         ("left", None),
         ("near", None),
     ]
+
+
+def test_a_lost_meld_is_put_down_to_what_lost_it() -> None:
+    """Missed, misread, both, or every piece right but laid out as other melds."""
+    cases = {
+        "missed": _scan(["5H", "7H", "9C", "KD"], [[0, 1]], at=[0, 2, 3, 4]),
+        "misread": _scan(["5H", "6D", "7H", "9C", "KD"], [[0, 1, 2]]),
+        "missed and misread": _scan(["5D", "7H", "9C", "KD"], [[0, 1]], at=[0, 2, 3, 4]),
+        "grouped": _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1], [2, 3, 4]]),
+    }
+    for why, scan in cases.items():
+        report = Report("cards")
+        report.add(_truth(), scan)
+        assert report.meld_losses == {why: 1}, why
+        assert report.to_json()["meld_losses"] == {why: 1}
+        assert f"melds lost: {why} 1" in report.describe()
+    exact = Report("cards")
+    exact.add(_truth(), _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]]))
+    assert not exact.meld_losses and exact.to_json()["meld_losses"] == {}
