@@ -118,7 +118,7 @@ def chroma_noise(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 def photo(
     rng: np.random.Generator, img: np.ndarray, glossy: Callable[[], np.ndarray]
-) -> tuple[np.ndarray, dict[str, float]]:
+) -> tuple[np.ndarray, dict[str, float | bool]]:
     """Turn a clean render into a phone photo (before JPEG); ``glossy`` gives the shiny areas
     (0..1, float32, the photo's size or smaller). Also returns what was done to it, for the
     truth: the lens blur's sigma and the motion blur's length in photo pixels (0 when none),
@@ -128,16 +128,22 @@ def photo(
     # size and scaled up once: one full-size multiply instead of one per effect
     quarter = (w // 4, h // 4)
     gain = cv2.resize(lighting(rng, w, h), quarter, interpolation=cv2.INTER_LINEAR)
-    done = {"blur_sigma": 0.0, "motion_px": 0.0, "noise_sigma": 0.0, "glare": 0.0, "shadow": 0.0}
+    done: dict[str, float | bool] = {
+        "blur_sigma": 0.0,
+        "motion_px": 0.0,
+        "noise_sigma": 0.0,
+        "glare": False,
+        "shadow": False,
+    }
     if rng.random() < 0.3:
         gain *= hand_shadow(rng, w, h)
-        done["shadow"] = 1.0
+        done["shadow"] = True
     wb = white_balance(rng)
     gain3 = cv2.resize(cv2.merge([gain * wb[0], gain * wb[1], gain * wb[2]]), (w, h))
     out = cv2.multiply(img, gain3, dtype=cv2.CV_32F)
     if rng.random() < 0.4:
         out += glare(rng, w, h, glossy())[:, :, None]
-        done["glare"] = 1.0
+        done["glare"] = True
     if rng.random() < 0.6:
         lens = float(rng.uniform(0.3, 1.3))
         out = cv2.GaussianBlur(out, (0, 0), lens)

@@ -67,6 +67,8 @@ class Report:
         self.fp.update(pred - common)
         self.fn.update(true - common)
         self.ms.append(result.timing_ms.get("total", 0.0))
+        # scanned piece -> the true piece under it, for the melds' losses and the areas
+        on = _match_uids(truth, result) if truth.melds or truth.areas else {}
         for t, p in _match_boxes(truth, result):
             if t != p:
                 self.confusion[(t, p)] += 1
@@ -82,7 +84,7 @@ class Report:
             self.melds_found_true += sum(
                 tuple(result.pieces[i].code for i in m.pieces) in true_melds for m in result.melds
             )
-            self.meld_losses.update(_losses(truth, result, found))
+            self.meld_losses.update(_losses(truth, result, on, found))
             for m, side in zip(truth.melds, truth.meld_facing, strict=False):
                 if m in found and side is not None:
                     self.facing_known += 1
@@ -90,7 +92,7 @@ class Report:
 
         if truth.areas:
             in_meld = {i for m in result.melds for i in m.pieces}
-            for j, uid in _match_uids(truth, result).items():
+            for j, uid in on.items():
                 area = truth.areas.get(uid, "")
                 if area in LOOSE_AREAS:
                     self.loose_found[area] += 1
@@ -208,10 +210,13 @@ def _match_boxes(truth: Truth, result: ScanResult) -> list[tuple[str, str]]:
     return pairs
 
 
-def _losses(truth: Truth, result: ScanResult, found: Container[tuple[str, ...]]) -> list[str]:
-    """Why each true meld that ``found`` (the scanned melds' codes, both ways) lacks was lost."""
+def _losses(
+    truth: Truth, result: ScanResult, on: dict[int, int], found: Container[tuple[str, ...]]
+) -> list[str]:
+    """Why each true meld that ``found`` (the scanned melds' codes, both ways) lacks was lost;
+    ``on`` maps a scanned piece to the true piece (uid) under it."""
     read: dict[int, set[str]] = {}  # uid -> the codes of the scanned pieces on it
-    for j, uid in _match_uids(truth, result).items():
+    for j, uid in on.items():
         read.setdefault(uid, set()).add(result.pieces[j].code)
     code = {b.uid: b.code for b in truth.boxes}
     out = []
