@@ -217,6 +217,26 @@ def test_neighbouring_columns_are_separate_melds_in_order() -> None:
     assert g.unassigned == ()
 
 
+def _row_with_a_long_box(middle: str) -> list[tuple]:
+    """A row fan 5H 6H ? 8H 9H whose middle box is a joker's long strip (12x52, twice an
+    index's height) hanging 17 px below the indexes' line: a 60 degree turn at it."""
+    row = [(code, 100.0 + 30 * i, 100.0, 12.0, 26.0) for i, code in enumerate(["5H", "6H"])]
+    row.append((middle, 160.0, 117.0, 12.0, 52.0))
+    row += [(code, 190.0 + 30 * i, 100.0, 12.0, 26.0) for i, code in enumerate(["8H", "9H"])]
+    return row
+
+
+def test_a_run_bends_at_its_jokers_long_box_without_breaking() -> None:
+    g = grouping.group(*_arrays(_row_with_a_long_box("JK")))
+    assert [[g.pieces[i][0] for i in m] for m in g.melds] in ([[0, 1, 2, 3, 4]], [[4, 3, 2, 1, 0]])
+
+
+def test_a_run_breaks_where_a_rank_index_lies_off_its_line() -> None:
+    # the same geometry with a rank index there: that bend is a corner between two melds
+    g = grouping.group(*_arrays(_row_with_a_long_box("7H")))
+    assert all(len(m) < 5 for m in g.melds)
+
+
 def test_a_lone_card_is_unassigned() -> None:
     boxes = [*_column(100, 100, ["3C", "4C", "5C"]), ("KD", 400.0, 400.0, 12.0, 26.0)]
     g = grouping.group(*_arrays(boxes))
