@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 
 from vision.classes import COARSE, PIECES
-from vision.train.data import build_tiled_detector_set, read_labels
+from vision.train.data import (
+    build_tiled_detector_set,
+    build_turned_set,
+    read_labels,
+    turn_labels,
+)
 
 TILE = PIECES.names.index("R7")
 CORNER = PIECES.names.index("7H")
@@ -93,6 +98,63 @@ def test_the_set_is_deterministic(tmp_path: Path, built: Path) -> None:
     )
     for label in (built / "labels" / "train").iterdir():
         assert (again / "labels" / "train" / label.name).read_text() == label.read_text()
+
+
+def _detector_set(root: Path, names: list[str]) -> Path:
+    """A detector set of 320x240 photos, each with two labelled pieces painted off centre, a tall
+    one and a wide one touching as an L (so that every turn of the photo looks different)."""
+    boxes = [(40, 30, 70, 110), (70, 80, 150, 110)]  # x1 y1 x2 y2
+    for split in ("train", "val"):
+        (root / "images" / split).mkdir(parents=True)
+        (root / "labels" / split).mkdir(parents=True)
+        for name in names:
+            image = np.full((240, 320, 3), 60, np.uint8)
+            lines = []
+            for x1, y1, x2, y2 in boxes:
+                image[y1:y2, x1:x2] = (0, 200, 255)
+                cx, cy, w, h = (x1 + x2) / 640, (y1 + y2) / 480, (x2 - x1) / 320, (y2 - y1) / 240
+                lines.append(f"2 {cx} {cy} {w} {h}\n")
+            cv2.imwrite(str(root / "images" / split / f"{name}.jpg"), image)
+            (root / "labels" / split / f"{name}.txt").write_text("".join(lines))
+    return root
+
+
+def test_quarter_turned_labels_follow_np_rot90() -> None:
+    rows = np.array([[0, 0.2, 0.1, 0.3, 0.05]], np.float32)
+    once = turn_labels(rows, 1)
+    # a box near the top-left corner goes to the bottom-left corner, its sides swapped
+    assert once[0, 1:].tolist() == pytest.approx([0.1, 0.8, 0.05, 0.3])
+    assert turn_labels(rows, 4)[0].tolist() == pytest.approx(rows[0].tolist())
+    assert turn_labels(turn_labels(rows, 3), 1)[0].tolist() == pytest.approx(rows[0].tolist())
+
+
+def test_a_turned_set_turns_training_photos_with_their_labels(tmp_path: Path) -> None:
+    names = [f"photo{i}" for i in range(12)]
+    src = _detector_set(tmp_path / "src", names)
+    yaml = build_turned_set(src, tmp_path / "turned")
+    assert "train: images/train" in yaml.read_text()
+    shapes = set()
+    for split in ("train", "val"):
+        for name in names:
+            image = cv2.imread(str(tmp_path / "turned" / "images" / split / f"{name}.jpg"))
+            shapes.add((split, image.shape[:2]))
+            rows = read_labels(tmp_path / "turned" / "labels" / split / f"{name}.txt")
+            assert len(rows) == 2
+            h, w = image.shape[:2]
+            piece = (image[..., 2] > 150) & (image[..., 0] < 100)
+            inside = np.zeros_like(piece)
+            for _, cx, cy, bw, bh in rows:
+                x1, x2 = round((cx - bw / 2) * w), round((cx + bw / 2) * w)
+                y1, y2 = round((cy - bh / 2) * h), round((cy + bh / 2) * h)
+                assert piece[y1 + 2 : y2 - 2, x1 + 2 : x2 - 2].all(), (split, name)
+                inside[max(y1 - 2, 0) : y2 + 2, max(x1 - 2, 0) : x2 + 2] = True
+            assert not (piece & ~inside).any(), (split, name)
+            if split == "val":  # validation photos stay as they were taken
+                want = [55 / 320, 70 / 240, 30 / 320, 80 / 240]
+                assert rows[0, 1:].tolist() == pytest.approx(want, abs=1e-5)
+    # training photos lie both ways round (some turned a quarter), validation photos never
+    assert {s for sp, s in shapes if sp == "train"} == {(240, 320), (320, 240)}
+    assert {s for sp, s in shapes if sp == "val"} == {(240, 320)}
 
 
 class _FixedDetector:

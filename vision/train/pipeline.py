@@ -62,7 +62,12 @@ def crops_folder() -> Path:
 
 
 def build_sets() -> dict[str, Path]:
-    from vision.train.data import build_crop_set, build_detector_set, build_tiled_detector_set
+    from vision.train.data import (
+        build_crop_set,
+        build_detector_set,
+        build_tiled_detector_set,
+        build_turned_set,
+    )
 
     crops = crops_folder()
     for name in (*SYNTHETIC, "real"):
@@ -82,6 +87,8 @@ def build_sets() -> dict[str, Path]:
     sources = [(DATA / n, ("train", "val")) for n in (*SYNTHETIC, "real")]
     build_tiled_detector_set(sources, tiled, long_side=SERVE_IMGSZ, crop=TILED_CROP, per_image=2)
     yamls["tiled"] = tiled / "data.yaml"
+    # the same crops turned every way up (training only; session 12)
+    yamls["tiled_turned"] = build_turned_set(tiled, DATA / "det_tiled_turned")
     return yamls
 
 
@@ -224,7 +231,7 @@ def train_detector_stage(
             train_detector(
                 sets[name], run.parent, run.name, start=start,
                 imgsz=imgsz, epochs=epochs, batch=batch,
-                scale=0.3 if name == "tiled" else 0.5, threads=threads, **options,
+                scale=0.3 if name.startswith("tiled") else 0.5, threads=threads, **options,
             )  # fmt: skip
         last = run / "weights" / "last.pt"
         start = strip_checkpoint(last, run / "start-next.pt")
