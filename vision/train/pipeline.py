@@ -173,8 +173,13 @@ SERVE_IMGSZ = 640
 """The long side the scanner fits a photo into (``models/scanner.json``)."""
 TILED_CROP = 320
 """The ``tiled`` set: 320 px crops of photos scaled to ``SERVE_IMGSZ``, pieces at serving size."""
-DEFAULT_PHASES = "all:512:1:16,all:416:1:8,tiles:320:8:8,tiled:320:12:16"
-"""The schedule: set:imgsz:epochs:batch, each phase starting from the last."""
+DEFAULT_PHASES = (
+    "all:512:1:16,all:416:1:8,tiles:320:8:8,tiled:320:12:16,"
+    "tiled_turned:320:2:16:lr0=0.0003:mosaic=0:warmup_epochs=0"
+)
+"""The schedule: set:imgsz:epochs:batch, each phase starting from the last. The last phase
+trains on the crops turned every way up, at a low rate (session 12: the served detector's last
+two epochs; `models/detector.md`)."""
 
 
 def _phase_done(run: Path, epochs: int) -> bool:
