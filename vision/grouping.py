@@ -224,8 +224,7 @@ def merge_corners(
     chain_of = np.full(n, -1)
     degree = np.zeros(n, int)
     outward = np.zeros((n, 2))
-    jokers = np.array([c == JOKER_CODE for c in codes]) & ~np.asarray(is_tile, bool)
-    for k, chain in enumerate(chains(centres, sizes, is_tile, jokers)):
+    for k, chain in enumerate(chains(centres, sizes, is_tile, card_jokers(codes, is_tile))):
         chain_of[chain] = k
         if len(chain) > 1:
             degree[chain] = 2
@@ -312,11 +311,20 @@ def _points_at(
     return float(v @ outward[a]) >= BEYOND_COS * float(np.linalg.norm(v))
 
 
+def card_jokers(codes: Sequence[str], is_tile: np.ndarray) -> np.ndarray:
+    """Which pieces are card jokers (their boxes centre off their meld's line)."""
+    return np.array([c == JOKER_CODE for c in codes], bool) & ~np.asarray(is_tile, bool)
+
+
 def chains(
-    centres: np.ndarray, sizes: np.ndarray, is_tile: np.ndarray, loose: np.ndarray | None = None
+    centres: np.ndarray,
+    sizes: np.ndarray,
+    is_tile: np.ndarray,
+    off_line: np.ndarray | None = None,
 ) -> list[list[int]]:
     """Ordered chains of nearly collinear neighbours (every index in exactly one chain); a chain
-    may turn up to ``JOKER_TURN_DEG`` at a ``loose`` piece (a card joker)."""
+    may turn up to ``JOKER_TURN_DEG`` where an ``off_line`` piece (a card joker) is one of the
+    three pieces the turn is measured on."""
     n = len(centres)
     if n == 0:
         return []
@@ -336,7 +344,7 @@ def chains(
 
     strict = float(np.cos(np.radians(180 - MAX_TURN_DEG)))
     lenient = float(np.cos(np.radians(180 - JOKER_TURN_DEG)))
-    off_line = np.zeros(n, bool) if loose is None else np.asarray(loose, bool)
+    off_line = np.zeros(n, bool) if off_line is None else np.asarray(off_line, bool)
 
     def cos_max(at: int, to: int) -> float:
         """The turn allowed at ``at`` between ``to`` and its link so far: lenient when a joker
@@ -427,7 +435,7 @@ def group(
     melds: list[tuple[int, ...]] = []
     hands: list[tuple[int, ...]] = []
     unassigned: list[int] = []
-    jokers = np.array([codes[i] == JOKER_CODE for i in shown]) & ~is_tile[shown]
+    jokers = card_jokers([codes[i] for i in shown], is_tile[shown])
     for chain in chains(centres[shown], sizes[shown], is_tile[shown], jokers):
         cards = not is_tile[shown[chain[0]]]
         if cards and is_hand(centres[shown[chain]], sizes[shown[chain]]):
