@@ -28,8 +28,8 @@
    alone on the truth boxes: card melds exact 660 -> 666 of 692 (`syn_cards` + `syn_cards3`
    val; 55-65 degrees give 666, 70 gives 664) and 2,266 -> 2,284 of 2,405 (`syn_cards2`
    train, which no grouping setting was chosen on; 60: 2,281, 70: 2,285). The scanner's melds
-   do not change (612 of 860 before and after): today's detector boxes a joker's corner, not
-   its whole strip.
+   did not change (612 of 860 before and after, session 7's detector): that detector boxed a
+   joker's corner, not its whole strip.
 3. **Hands**: a hand held or laid as a fan bends (its cards turn about one point), a meld is a
    straight column or row. A chain of at least ``HAND_MIN`` cards whose direction turns by more
    than ``HAND_TURN_DEG`` from end to end while its index boxes change shape (the corners
