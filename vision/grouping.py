@@ -57,7 +57,15 @@
    meld's end had been trimmed off as strays where their angle read wrong (one seen 110
    degrees from its row's). Session 8, whole scanner on cached reads, melds read exactly:
    `syn_tiles` 85 -> 86 of 93, `syn_tiles2` 65 -> 66 of 81, `syn_cards` 129 -> 128 of 207,
-   `syn_cards3` 259 -> 263 of 477 (hand cards put in melds 63 -> 56 of 357). Two melds laid end
+   `syn_cards3` 259 -> 263 of 477 (hand cards put in melds 63 -> 56 of 357). So is a tile 6's
+   or 9's (``TILE_UP_UNKNOWN``; the two are half turns of each other but for the bar under the
+   number): on 200 fresh tile scenes (seed 606, which nothing was trained on; session 12's
+   models) 18 of 202 tile 6s read more than 40 degrees from the rest of their meld, against 0-7
+   of 84-199 for each other number, and whole rows of a 6 group or a run through 6 were lost
+   as piles. Melds read exactly 471 -> 476 of 518 there, `syn_tiles` 78 -> 80 of 87,
+   `syn_tiles2` 75 -> 75 (leaving out the 6s alone: 476, 79, 75); chains kept as melds that
+   are no true meld rose on the fresh scenes from 417 to 432, those that read valid fell from
+   202 to 199 (the rest are shown invalid). Two melds laid end
    to end in one line for two sides of the table (a run upright, a group upside down) spread as
    a pile too: a spread chain that parts into two neat melds of at least ``TRIM_MIN`` pieces
    facing ``SPLIT_TURN_DEG`` or more apart is those two melds (:func:`facing_split`; session 9,
@@ -130,6 +138,9 @@ OPPOSITE_TOL_DEG = 40.0
 up angles are within this of opposite may be one card."""
 JOKER_UP_UNKNOWN = ("JK",)
 """Codes whose read up angle the pile and hand tests ignore."""
+TILE_UP_UNKNOWN = ("6", "9")
+"""Tile numbers whose read up angle those tests ignore: a 6 turned half round is a 9, told
+apart only by the bar under it, and the classifier's up reading of a 6 strays."""
 RACK_PARALLEL_DEG = 12.0
 """Two rows of tiles whose directions differ by more than this do not lie side by side."""
 RACK_TIER = 1.2
@@ -311,6 +322,11 @@ def _points_at(
     return float(v @ outward[a]) >= BEYOND_COS * float(np.linalg.norm(v))
 
 
+def up_unknown(code: str, is_tile: bool) -> bool:
+    """Whether a piece's read up angle is left out of the pile and hand tests."""
+    return code in JOKER_UP_UNKNOWN or (bool(is_tile) and code[1:] in TILE_UP_UNKNOWN)
+
+
 def card_jokers(codes: Sequence[str], is_tile: np.ndarray) -> np.ndarray:
     """Which pieces are card jokers (their boxes centre off their meld's line)."""
     return np.array([c == JOKER_CODE for c in codes], bool) & ~np.asarray(is_tile, bool)
@@ -429,9 +445,9 @@ def group(
     if not pieces:
         return Grouping((), (), ())
     shown = np.array([p[0] for p in pieces])
-    if up is not None and JOKER_UP_UNKNOWN:
-        # a joker's read way up is too often wrong to make its chain a pile
-        up = np.where([c in JOKER_UP_UNKNOWN for c in codes], np.nan, up)
+    if up is not None:
+        # a joker's or a tile 6's read way up is too often wrong to make its chain a pile
+        up = np.where([up_unknown(c, t) for c, t in zip(codes, is_tile)], np.nan, up)
     melds: list[tuple[int, ...]] = []
     hands: list[tuple[int, ...]] = []
     unassigned: list[int] = []

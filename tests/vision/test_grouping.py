@@ -432,3 +432,17 @@ def test_a_jokers_way_up_does_not_make_its_row_a_pile(monkeypatch: pytest.Monkey
     monkeypatch.setattr(grouping, "JOKER_UP_UNKNOWN", ())  # its angle counted: trimmed off
     g = grouping.group(centres, sizes, codes, np.ones(6, bool), up)
     assert [len(m) for m in g.melds] == [5] and g.unassigned == (5,)
+
+
+def test_a_tile_sixs_way_up_does_not_make_its_group_a_pile() -> None:
+    # a 6 turned half round is a 9 but for its bar: the reading of a 6's way up strays
+    centres = np.array([[100.0 + 42 * i, 200.0] for i in range(4)], np.float32)
+    sizes = np.full((4, 2), (40.0, 54.0), np.float32)
+    up = np.radians([153.0, 5.0, 71.0, 13.0]).astype(np.float32)  # as read on a fresh scene
+    g = grouping.group(centres, sizes, ["K6", "B6", "R6", "Y6"], np.ones(4, bool), up)
+    assert [len(m) for m in g.melds] == [4]
+    # the same angles on 5s spread as a pile: the 5 furthest off is trimmed as a stray
+    g = grouping.group(centres, sizes, ["K5", "B5", "R5", "Y5"], np.ones(4, bool), up)
+    assert g.melds == ((1, 2, 3),) and g.unassigned == (0,)
+    # cards are left alone: a card's 6 has its suit to tell its way up
+    assert grouping.up_unknown("6H", False) is False and grouping.up_unknown("R9", True) is True
