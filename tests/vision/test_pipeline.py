@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from vision.train.pipeline import parse_phase, phase_suffix
+from vision.train.pipeline import HELD_OUT, SYNTHETIC, generated_sets, parse_phase, phase_suffix
+
+
+def test_the_held_out_scenes_share_no_folder_or_seed_with_the_training_sets() -> None:
+    sets = generated_sets(700, 300)
+    trained = [s for s in sets if s[0] in SYNTHETIC]
+    held = [s for s in sets if s[0] not in SYNTHETIC]
+    assert [s[0] for s in trained] == list(SYNTHETIC) and held == list(HELD_OUT)
+    assert {s[3] for s in held}.isdisjoint(s[3] for s in trained)
+    assert {s[1] for s in held} == {"cards", "tiles"}  # a test set of each kind
 
 
 def test_a_plain_phase_has_no_options_and_keeps_its_run_name() -> None:
