@@ -447,7 +447,8 @@ def group(
     shown = np.array([p[0] for p in pieces])
     if up is not None:
         # a joker's or a tile 6's read way up is too often wrong to make its chain a pile
-        up = np.where([up_unknown(c, t) for c, t in zip(codes, is_tile)], np.nan, up)
+        unknown = [up_unknown(c, t) for c, t in zip(codes, is_tile, strict=True)]
+        up = np.where(unknown, np.nan, up)
     melds: list[tuple[int, ...]] = []
     hands: list[tuple[int, ...]] = []
     unassigned: list[int] = []

@@ -276,7 +276,9 @@ def evaluate_stage() -> dict[str, object]:
     runs |= {f"real_card_fans_turned_{k}": (DATA / "real", "cards", "all", k) for k in (1, 2, 3)}
     runs |= {f"real_tiles_val_turned_{k}": (DATA / "real", "tiles", "val", k) for k in (1, 2)}
     # held out from everything (HELD_OUT): every scene scored
-    runs |= {f"synthetic_{kind}_test": (DATA / name, kind, "all", 0) for name, kind, _, _ in HELD_OUT}
+    runs |= {
+        f"synthetic_{kind}_test": (DATA / name, kind, "all", 0) for name, kind, _, _ in HELD_OUT
+    }
     metrics: dict[str, object] = {}
     for name, (src, kind, split, turns) in runs.items():
         report = evaluate_folder(scanner, src, kind, split, turns=turns)
