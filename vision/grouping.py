@@ -57,15 +57,15 @@
    meld's end had been trimmed off as strays where their angle read wrong (one seen 110
    degrees from its row's). Session 8, whole scanner on cached reads, melds read exactly:
    `syn_tiles` 85 -> 86 of 93, `syn_tiles2` 65 -> 66 of 81, `syn_cards` 129 -> 128 of 207,
-   `syn_cards3` 259 -> 263 of 477 (hand cards put in melds 63 -> 56 of 357). So is a tile 6's
-   or 9's (``TILE_UP_UNKNOWN``; the two are half turns of each other but for the bar under the
-   number): on 200 fresh tile scenes (seed 606, which nothing was trained on; session 12's
-   models) 18 of 202 tile 6s read more than 40 degrees from the rest of their meld, against 0-7
-   of 84-199 for each other number, and whole rows of a 6 group or a run through 6 were lost
-   as piles. Melds read exactly 471 -> 476 of 518 there, `syn_tiles` 78 -> 80 of 87,
-   `syn_tiles2` 75 -> 75 (leaving out the 6s alone: 476, 79, 75); chains kept as melds that
-   are no true meld rose on the fresh scenes from 417 to 432, those that read valid fell from
-   202 to 199 (the rest are shown invalid). Two melds laid end
+   `syn_cards3` 259 -> 263 of 477 (hand cards put in melds 63 -> 56 of 357). A tile 6's or 9's read
+   up angle is left out too (``TILE_UP_UNKNOWN``; the two are half turns of each other but for the
+   bar under the number): on 200 fresh tile scenes (seed 606, which nothing was trained on; session
+   12's models) 18 of 202 tile 6s read more than 40 degrees from the rest of their meld, against
+   0-7 of 84-199 for each other number, and whole rows of a 6 group or a run through 6 were lost as
+   piles. Melds read exactly 471 -> 476 of 518 there, `syn_tiles` 78 -> 80 of 87, `syn_tiles2` 75
+   -> 75 (leaving out the 6s alone: 476, 79, 75); chains kept as melds that are no true meld rose
+   on the fresh scenes from 417 to 432, those that read valid fell from 202 to 199 (the rest are
+   shown invalid). Two melds laid end
    to end in one line for two sides of the table (a run upright, a group upside down) spread as
    a pile too: a spread chain that parts into two neat melds of at least ``TRIM_MIN`` pieces
    facing ``SPLIT_TURN_DEG`` or more apart is those two melds (:func:`facing_split`; session 9,
