@@ -101,6 +101,20 @@ def test_pieces_big_enough_no_cap_or_too_little_to_gain_are_read_once() -> None:
     assert session.widths == [640]
 
 
+def test_an_enlargement_under_the_minimum_is_not_worth_a_second_pass() -> None:
+    from vision.detector import MIN_ENLARGE
+
+    # 8 -> 10 px is 800 px (1.25 times 640): under the minimum, read once
+    det, session = _small_detector(small_px=10, max_imgsz=1280)
+    det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert session.widths == [640]
+    assert 800 < MIN_ENLARGE * 640 <= 832
+    # 8 -> 10.5 px is 840 px, fitted to the stride: 832 px (1.3 times), read again
+    det, session = _small_detector(small_px=10.5, max_imgsz=1280)
+    det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert session.widths == [640, 832]
+
+
 def test_tiles_can_have_their_own_confidence_floor() -> None:
     from vision.detector import decode_yolo
 
