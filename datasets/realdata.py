@@ -217,6 +217,28 @@ def table_from_afar(image: Path, n: int, size: tuple[int, int]) -> bytes:
     return out.getvalue()
 
 
+def in_phone_frame(image: Path, aspect: float, height: int = 3000, turns: int = 0) -> bytes:
+    """A phone JPEG (quality 90) ``height`` pixels high and ``aspect`` times as wide, a real
+    square photo filling its height in the middle, the rest the mean colour of the photo's top
+    and bottom rows: the same pieces, undistorted, smaller in a wider frame (in the detector's
+    input, which the frame's long side is fitted into); turned ``turns`` quarter turns
+    counter-clockwise."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(image) as photo:
+        square = photo.convert("RGB").resize((height, height), Image.Resampling.BICUBIC)
+    rows = np.asarray(square)[[0, -1]].reshape(-1, 3)
+    colour = tuple(int(c) for c in rows.mean(axis=0))
+    frame = Image.new("RGB", (round(height * aspect), height), colour)
+    frame.paste(square, ((frame.width - height) // 2, 0))
+    out = io.BytesIO()
+    frame.rotate(90 * turns, expand=True).save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
 def _ignored(out: Path) -> bool:
     repo = Path(__file__).resolve().parents[1]
     rel = out.resolve().relative_to(repo)

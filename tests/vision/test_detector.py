@@ -96,19 +96,26 @@ def test_pieces_big_enough_no_cap_or_too_little_to_gain_are_read_once() -> None:
     det, session = _small_detector(small_px=16, max_imgsz=640)
     det.detect(np.zeros((640, 640, 3), np.uint8))
     assert session.widths == [640]
-    det, session = _small_detector(small_px=9, max_imgsz=1280)  # 8 -> 9 px: 704 px, too little
+    # 8 -> 8.2 px asks for 656 px, which rounds to the stride at 640: nothing to gain
+    det, session = _small_detector(small_px=8.2, max_imgsz=1280)
     det.detect(np.zeros((640, 640, 3), np.uint8))
     assert session.widths == [640]
 
 
-def test_an_enlargement_under_the_minimum_is_not_worth_a_second_pass() -> None:
-    from vision.detector import MIN_ENLARGE
+def test_a_small_enlargement_is_read_when_it_gains_a_stride() -> None:
+    det, session = _small_detector(small_px=8.4, max_imgsz=1280)  # 8 -> 8.4 px: 672 px
+    det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert session.widths == [640, 672]
 
+
+def test_an_enlargement_under_the_minimum_is_not_worth_a_second_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("vision.detector.MIN_ENLARGE", 1.3)
     # 8 -> 10 px is 800 px (1.25 times 640): under the minimum, read once
     det, session = _small_detector(small_px=10, max_imgsz=1280)
     det.detect(np.zeros((640, 640, 3), np.uint8))
     assert session.widths == [640]
-    assert 800 < MIN_ENLARGE * 640 <= 832
     # 8 -> 10.5 px is 840 px, fitted to the stride: 832 px (1.3 times), read again
     det, session = _small_detector(small_px=10.5, max_imgsz=1280)
     det.detect(np.zeros((640, 640, 3), np.uint8))
