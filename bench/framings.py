@@ -18,22 +18,12 @@ from collections import Counter
 from pathlib import Path
 
 import vision.detector
-from datasets.realdata import card_faces, in_phone_frame
+from datasets.realdata import fan_cards, in_phone_frame
 from vision.scanner import Scanner
 
 ROOT = Path(__file__).resolve().parents[1]
 FANS = ROOT.parent / "shared" / "realdata" / "card-fans"
 ASPECTS = (1.0, 1.05, 1.1, 1.15, 1.2, 1.25, 4 / 3)
-
-
-def fans() -> list[tuple[Path, Counter[str]]]:
-    """Each fan photo with its labelled cards, each card once."""
-    faces = card_faces(FANS / "classes.txt")
-    out = []
-    for image in sorted((FANS / "images").glob("*.jpg")):
-        rows = (FANS / "labels" / f"{image.stem}.txt").read_text().split("\n")
-        out.append((image, Counter({faces[int(r.split()[0])].code: 1 for r in rows if r.strip()})))
-    return out
 
 
 def main() -> int:
@@ -43,7 +33,7 @@ def main() -> int:
     args = p.parse_args()
     photos = [
         (aspect, in_phone_frame(image, aspect, turns=turns), truth)
-        for image, truth in fans()
+        for image, truth in fan_cards(FANS)
         for aspect in ASPECTS
         for turns in range(4)
     ]

@@ -88,6 +88,18 @@ def card_faces(classes_txt: Path) -> tuple[Face, ...]:
     return tuple(faces)
 
 
+def fan_cards(fans: Path) -> list[tuple[Path, Counter[str]]]:
+    """Each card-fan photo under ``fans`` with its labelled cards, each card once (a card
+    labelled at both corners is one card), as ``meldcam eval`` counts them."""
+    faces = card_faces(fans / "classes.txt")
+    out = []
+    for image in sorted((fans / "images").glob("*.jpg")):
+        lines = (fans / "labels" / f"{image.stem}.txt").read_text().splitlines()
+        labelled = (parse_label_line(line) for line in lines)
+        out.append((image, Counter({faces[row[0]].code: 1 for row in labelled if row})))
+    return out
+
+
 def find_sets(src: Path) -> tuple[RealSet, ...]:
     sets = []
     tiles, cards = src / "rummikub-tiles", src / "card-fans"

@@ -11,7 +11,9 @@ import pytest
 from datasets.realdata import (
     RealDataError,
     card_faces,
+    fan_cards,
     import_real,
+    in_phone_frame,
     parse_label_line,
     source_photo,
     table_from_afar,
@@ -163,3 +165,39 @@ def test_a_table_from_afar_is_the_photo_tiled_n_by_n(tmp_path: Path) -> None:
     for x0 in (0, 60):
         for y0 in (0, 40):
             assert pixels[y0 + 20, x0 + 10, 0] > 150 and pixels[y0 + 20, x0 + 50, 0] < 60
+
+
+def test_a_photo_in_a_phone_frame_fills_its_height_undistorted(tmp_path: Path) -> None:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    photo = np.full((50, 50, 3), 90, np.uint8)
+    photo[:, :25] = (200, 30, 30)  # left half red, right half grey (the edge colour is their mean)
+    Image.fromarray(photo).save(tmp_path / "p.png")
+    data = in_phone_frame(tmp_path / "p.png", 1.5, height=100)
+    with Image.open(io.BytesIO(data)) as frame:
+        assert frame.format == "JPEG" and frame.size == (150, 100)
+        pixels = np.asarray(frame.convert("RGB")).astype(int)
+    # the photo, 100 px square, in the middle; 25 px of plain edge colour either side
+    assert pixels[50, 35, 0] > 150 and pixels[50, 115, 0] < 120
+    assert abs(pixels[50, 5] - pixels[50, 145]).max() < 12
+    assert abs(pixels[50, 5, 0] - 145) < 12  # mean of red 200 and grey 90
+    with Image.open(io.BytesIO(in_phone_frame(tmp_path / "p.png", 1.5, 100, turns=1))) as turned:
+        assert turned.size == (100, 150)  # a quarter turn counter-clockwise: red at the bottom
+        pixels = np.asarray(turned.convert("RGB")).astype(int)
+    assert pixels[115, 50, 0] > 150 and pixels[35, 50, 0] < 120
+
+
+@needs_real
+def test_fan_cards_counts_a_card_seen_by_both_corners_once() -> None:
+    fans = fan_cards(CARDS)
+    assert [image.name for image, _ in fans] == ["deal1-md-sq.jpg", "deal2-md-sq.jpg"]
+    faces = card_faces(CARDS / "classes.txt")
+    for image, cards in fans:
+        rows = (CARDS / "labels" / f"{image.stem}.txt").read_text().splitlines()
+        labelled = [faces[int(row.split()[0])].code for row in rows if row.strip()]
+        # the labels box most cards at both corners; each card is counted once
+        assert len(labelled) > len(cards) and cards == Counter(set(labelled))
+    assert sum(c.total() for _, c in fans) == 89  # the fans' 89 cards, as README counts them

@@ -44,17 +44,10 @@ def test_the_real_model_reads_most_tiles_of_a_held_out_real_photo(
 
 
 def _fans(real: Path) -> list[tuple[Path, Counter[str]]]:
-    """Each bidly fan photo with its labelled cards, each card once (a card labelled at both
-    corners is one card), as ``meldcam eval`` counts them."""
-    from datasets.realdata import card_faces
+    """Each bidly fan photo with its labelled cards, each card once."""
+    from datasets.realdata import fan_cards
 
-    faces = card_faces(real / "card-fans" / "classes.txt")
-    out = []
-    for image in sorted((real / "card-fans" / "images").glob("*.jpg")):
-        label = real / "card-fans" / "labels" / f"{image.stem}.txt"
-        rows = [r for r in label.read_text().split("\n") if r.strip()]
-        out.append((image, Counter({faces[int(r.split()[0])].code: 1 for r in rows})))
-    return out
+    return fan_cards(real / "card-fans")
 
 
 def _read_fans(scanner: Scanner, real: Path, turns: int = 0) -> tuple[int, int, int, float]:
