@@ -22,6 +22,21 @@ def test_a_run_reads_the_doubtful_piece_that_makes_it_valid() -> None:
     assert reading.repaired == (2,)
 
 
+def doubt(read: str, meant: str) -> Choice:
+    return Choice(((read, 0.6), (meant, 0.35), ("JK", 0.01)))
+
+
+def test_up_to_three_doubtful_pieces_are_read_again_together() -> None:
+    meld = [sure("5H"), doubt("6D", "6H"), doubt("7D", "7H"), doubt("8D", "8H"), sure("9H")]
+    reading = read_meld(meld, RULES)
+    assert reading.codes == ("5H", "6H", "7H", "8H", "9H")
+    assert reading.repaired == (1, 2, 3)
+    # four at once are not tried: the meld stays as read, invalid
+    four = [doubt("5D", "5H"), *meld[1:]]
+    reading = read_meld(four, RULES)
+    assert not reading.verdict.valid and reading.codes[0] == "5D" and reading.repaired == ()
+
+
 def test_a_valid_reading_is_kept() -> None:
     reading = read_meld([sure("9C"), sure("9D"), sure("9S")], RULES)
     assert reading.codes == ("9C", "9D", "9S") and reading.repaired == ()
