@@ -129,6 +129,31 @@ def test_opposite_up_angles_at_the_diagonal_make_two_corners_one_card() -> None:
     assert _far_corner_inside_another_column(np.pi - 0.5).pieces == g.pieces  # 29 degrees off
 
 
+def _far_corner_ending_another_fan(up_far: float) -> grouping.Grouping:
+    """A column 5H 6H 7H; 7H's far corner lies at its down-right diagonal and ends a second fan
+    (8C 9C 10C, laid along that diagonal), so each 7H corner ends a fan that points at the
+    other. The first fan and 8C 9C 10C are read upright, the far 7H ``up_far``."""
+    step = np.array([90.0, 110.0]) / np.hypot(90.0, 110.0) * 30.0
+    fan = [
+        (code, *(np.array([190.0, 270.0]) + k * step).tolist(), 12.0, 26.0)
+        for k, code in enumerate(["7H", "8C", "9C", "10C"])
+    ]
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), *fan]
+    up = np.array([0.0, 0.0, 0.0, up_far, 0.0, 0.0, 0.0])
+    return grouping.group(*_arrays(boxes), up)
+
+
+def test_a_card_seen_by_both_corners_joins_the_fan_it_faces_with() -> None:
+    g = _far_corner_ending_another_fan(np.pi)  # the far corner is printed upside down
+    assert (2, 3) in g.pieces
+    melds = [[g.pieces[p][0] for p in m] for m in g.melds]
+    assert sorted(melds) == [[0, 1, 2], [4, 5, 6]] or sorted(melds) == [[0, 1, 2], [6, 5, 4]]
+    # read the same way up as the second fan, the angles cannot tell: the longer fan takes it
+    g = _far_corner_ending_another_fan(0.0)
+    melds = [[g.pieces[p][0] for p in m] for m in g.melds]
+    assert [3, 4, 5, 6] in melds or [6, 5, 4, 3] in melds
+
+
 def test_same_up_angles_keep_two_identical_cards_of_two_decks_apart() -> None:
     for up in (0.0, np.pi / 2, np.nan):  # same way up, a quarter off, or not read
         g = _far_corner_inside_another_column(up)
