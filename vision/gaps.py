@@ -41,8 +41,6 @@ MAX_MISSING = 3
 """At most this many corners are looked for in one gap."""
 COVERED = 0.8
 """A place closer than this many box sizes to a detection is already covered."""
-JOKER = "JK"
-"""What a gap place is never taken as: a joker's corner reads where a card's face shows."""
 CARD_CORNER = 0
 """The coarse class given to a looked-for box (a card corner; the classifier reads jokers)."""
 
@@ -114,7 +112,8 @@ def fill_gaps(
         return dets
     looked = Detections.from_boxes(boxes, np.ones(len(boxes)), np.full(len(boxes), CARD_CORNER))
     read = reader.read(image, looked, presence=True)
-    read = read[(read.read_confidence >= floor) & (np.array(read.codes()) != JOKER)]
+    # never a joker: one reads where a card's face shows more often than a joker lies there
+    read = read[(read.read_confidence >= floor) & (np.array(read.codes()) != grouping.JOKER_CODE)]
     if not len(read):
         return dets
     return Detections(

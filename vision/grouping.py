@@ -93,7 +93,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.facing import mean_angle
+from vision.facing import MIN_AGREEMENT, mean_angle
 
 MIN_MELD = 2
 TWIN_NEAR = 0.8
@@ -304,7 +304,7 @@ def _upright_in_chain(up: np.ndarray | None, chain_of: np.ndarray, i: int, j: in
     for k in (i, j):
         others = [float(up[m]) for m in np.flatnonzero(chain_of == chain_of[k]) if m != k]
         mean, agreement = mean_angle(others)
-        if not (math.isfinite(mean) and math.isfinite(float(up[k]))) or agreement < 0.5:
+        if not (math.isfinite(mean) and math.isfinite(float(up[k]))) or agreement < MIN_AGREEMENT:
             return None
         turn = (float(up[k]) - mean + math.pi) % (2 * math.pi) - math.pi
         off.append(abs(math.degrees(turn)))
