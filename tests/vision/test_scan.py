@@ -113,7 +113,7 @@ def test_a_fan_a_little_small_in_its_frame_is_read_again_enlarged_and_more_cards
     scanner: Scanner, real: Path
 ) -> None:
     """Each real fan filling the height of a frame 1.05 and 1.15 times as wide (a phone photo;
-    its corners ask for 1.1-1.3 times enlargement), upright and turned half round: read again
+    its corners ask for about 1.1-1.3 times enlargement), upright and turned half round: read again
     slightly enlarged, more cards are read right than by the first reading alone. Measured
     (session 15): 334 against 317 right of 356; before session 15 these frames were read again
     only where that enlarged them 1.2 times or more (``bench/framings.py``)."""
