@@ -57,7 +57,7 @@ def candidate_boxes(dets: Detections, width: int, height: int) -> np.ndarray:
     if len(cards) < 2:
         return np.zeros((0, 4), np.float32)
     sub = dets[cards]
-    g = grouping.group(sub.centres, sub.sizes, sub.codes(), sub.kind, sub.up)
+    g = grouping.group(sub.centres, sub.sizes, sub.codes(), sub.kind, sub.up, sub.faces)
     centres, sizes = sub.centres, sub.sizes
     found: list[tuple[np.ndarray, np.ndarray]] = []  # (centre, size)
     for meld in g.melds:

@@ -13,7 +13,15 @@
    which ends its chain or lies alone, are one card; so are two whose read up angles are half
    a turn apart with each at the other's down-right diagonal (a card's two printed indexes).
    Two identical cards of two decks lying in one meld are in the same chain, so they are never
-   merged.
+   merged. Where the up angles say so, two corners are one card even when they were read as
+   different codes, if their readings agree (``MERGE_AGREE``); the scanner reads the card by the
+   product of both. Session 16, on the scanner's pieces of the synthetic card scenes (`syn_cards`,
+   `syn_cards3` val, `test_cards`): 140 cards were shown twice, 91 of them by two corners read as
+   different codes that the angles make one card's two indexes; merging those gave melds read
+   exactly 126 -> 127, 330 -> 331, 431 -> 435 (of 215, 477, 626; agreement 0.03-0.3 all within a
+   meld of this; cached readings, so gap filling unchanged). Merging boxes read differently as
+   twins (closer than ``TWIN_NEAR``) was measured too and lost melds (429 on `test_cards`):
+   neighbours in a tight fan lie that close.
 2. **Chains**: melds are straight fans or rows. Candidate links join pieces closer than
    ``LINK`` x their size; links are taken shortest first, each piece keeps at most two and a
    piece's two links must be nearly collinear (no corners), so rows on a rack or neighbouring
@@ -30,6 +38,14 @@
    train, which no grouping setting was chosen on; 60: 2,281, 70: 2,285). The scanner's melds
    did not change (612 of 860 before and after, session 7's detector): that detector boxed a
    joker's corner, not its whole strip.
+   Two cards whose read up angles lie more than ``LINK_FACING_DEG`` apart are not linked
+   (session 16): an upside-down index beside a meld's end (the far corner of its last card,
+   another side's meld, a stray card) had been chained on, so that the meld gained a piece, or
+   its last card's near corner no longer ended the chain and the card was shown by its far
+   corner, out of the meld's line. With the merge above, cached readings: melds read exactly
+   127 -> 129, 331 -> 336, 435 -> 439 (60-150 degrees within a meld of these); of the pieces
+   of discard piles, 187 -> 203 of 373 were put in melds (a pile breaks into smaller chains
+   that can lie neatly), of hand cards 220 -> 212 of 1,592.
 3. **Hands**: a hand held or laid as a fan bends (its cards turn about one point), a meld is a
    straight column or row. A chain of at least ``HAND_MIN`` cards whose direction turns by more
    than ``HAND_TURN_DEG`` from end to end while its index boxes change shape (the corners
@@ -115,6 +131,16 @@ JOKER_TURN_DEG = 65.0
 is longer than a rank index, so its centre lies off the line of its meld's indexes."""
 JOKER_CODE = "JK"
 MERGE_RANGE = (1.9, 7.5)
+MERGE_AGREE = 0.1
+"""Two corners read as different codes may still be one card's two indexes (one of them misread):
+when their up angles say so (:func:`_diagonal_pair`) and their readings agree at least this much
+(the probability that both show one face: the sum over faces of the product of their face
+probabilities). The scanner then reads the card by the product of the two readings."""
+LINK_FACING_DEG = 90.0
+"""Two card corners whose read up angles lie more than this apart are not linked into one
+chain: a meld's cards all face one way, and an upside-down index next to a meld's end is another
+card's far corner or another side's meld. Jokers' angles are not trusted here
+(``JOKER_UP_UNKNOWN``), nor tiles' (a 6 turned is a 9; tiles are left as they were)."""
 HAND_MIN = 4
 HAND_TURN_DEG = 45.0
 HAND_UP_TURN_DEG = 30.0
@@ -219,6 +245,7 @@ def merge_corners(
     codes: Sequence[str],
     is_tile: np.ndarray,
     up: np.ndarray | None = None,
+    faces: np.ndarray | None = None,
 ) -> list[tuple[int, ...]]:
     """Group detection indexes into physical pieces (card corners two by two, tiles alone).
 
@@ -227,7 +254,9 @@ def merge_corners(
     alone, or their up angles (``up``, radians, NaN where unread) say so: half a turn apart,
     each lying at the other's down-right diagonal. (Up angles are only used to merge: letting
     them also veto merges cost 0.009 F1 on synthetic two-deck tables, where a misread angle
-    then splits a card; merging by them gained 0.009 on the real card fans.)
+    then splits a card; merging by them gained 0.009 on the real card fans.) Where the up angles
+    say so, two corners are also one card when they lie in one chain, or when their codes differ
+    but their readings (``faces``, probabilities per face) agree by ``MERGE_AGREE``.
     """
     n = len(codes)
     if n == 0:
@@ -238,7 +267,7 @@ def merge_corners(
     chain_of = np.full(n, -1)
     degree = np.zeros(n, int)
     outward = np.zeros((n, 2))
-    for k, chain in enumerate(chains(centres, sizes, is_tile, card_jokers(codes, is_tile))):
+    for k, chain in enumerate(chains(centres, sizes, is_tile, card_jokers(codes, is_tile), up)):
         chain_of[chain] = k
         if len(chain) > 1:
             degree[chain] = 2
@@ -255,12 +284,18 @@ def merge_corners(
         if is_tile[i]:
             continue
         for j in range(i + 1, n):
-            if is_tile[j] or codes[j] != codes[i] or chain_of[i] == chain_of[j]:
+            if is_tile[j]:
                 continue
             ratio = dist[i, j] / scale[i, j]
             if not lo <= ratio <= hi or max(size[i], size[j]) > 1.6 * min(size[i], size[j]):
                 continue
+            same = codes[j] == codes[i]
+            if not same and (faces is None or float(faces[i] @ faces[j]) < MERGE_AGREE):
+                continue
             oriented = _diagonal_pair(centres, up, i, j)
+            if (chain_of[i] == chain_of[j] or not same) and not oriented:
+                # two identical cards of two decks in one meld face one way, in one chain
+                continue
             one_alone = bool(alone[i] or alone[j])
             ends = max(degree[i], degree[j]) <= 1 and _beyond_end(centres, outward, degree, i, j)
             if not (one_alone or ends or oriented):
@@ -367,10 +402,12 @@ def chains(
     sizes: np.ndarray,
     is_tile: np.ndarray,
     off_line: np.ndarray | None = None,
+    up: np.ndarray | None = None,
 ) -> list[list[int]]:
     """Ordered chains of nearly collinear neighbours (every index in exactly one chain); a chain
     may turn up to ``JOKER_TURN_DEG`` where an ``off_line`` piece (a card joker) is one of the
-    three pieces the turn is measured on."""
+    three pieces the turn is measured on. Two cards whose read ``up`` angles (radians, NaN where
+    unknown) lie more than ``LINK_FACING_DEG`` apart are not linked, unless one is ``off_line``."""
     n = len(centres)
     if n == 0:
         return []
@@ -391,6 +428,11 @@ def chains(
     strict = float(np.cos(np.radians(180 - MAX_TURN_DEG)))
     lenient = float(np.cos(np.radians(180 - JOKER_TURN_DEG)))
     off_line = np.zeros(n, bool) if off_line is None else np.asarray(off_line, bool)
+    facing_apart = np.zeros((n, n), bool)
+    if up is not None:
+        angle = np.where(off_line | is_tile, np.nan, up)
+        apart = np.abs(np.remainder(angle[:, None] - angle[None] + np.pi, 2 * np.pi) - np.pi)
+        facing_apart = np.nan_to_num(apart, nan=0.0) > np.radians(LINK_FACING_DEG)
 
     def cos_max(at: int, to: int) -> float:
         """The turn allowed at ``at`` between ``to`` and its link so far: lenient when a joker
@@ -402,6 +444,8 @@ def chains(
     for k in order:
         i, j = int(ii[k]), int(jj[k])
         if len(neighbours[i]) >= 2 or len(neighbours[j]) >= 2 or roots.find(i) == roots.find(j):
+            continue
+        if facing_apart[i, j]:
             continue
         if not (_straight(centres, i, j, neighbours[i], cos_max(i, j))):
             continue
@@ -455,9 +499,12 @@ def group(
     codes: Sequence[str],
     is_tile: np.ndarray,
     up: np.ndarray | None = None,
+    faces: np.ndarray | None = None,
 ) -> Grouping:
     """Physical pieces and ordered melds of one photo's detections (``up``: each box's read
-    up angle in radians, NaN where unknown; it helps tell a card's two corners from two cards)."""
+    up angle in radians, NaN where unknown; it helps tell a card's two corners from two cards,
+    and keeps apart cards facing opposite ways; ``faces``: each box's face probabilities, by
+    which a card's two corners read differently may still be merged)."""
     if len(codes) == 0:
         return Grouping((), (), ())
     boxes_of = twins(centres, sizes, codes, is_tile)
@@ -470,6 +517,7 @@ def group(
             [codes[i] for i in first],
             is_tile[first],
             None if up is None else up[first],
+            None if faces is None else faces[first],
         )
     ]
     if not pieces:
@@ -483,7 +531,8 @@ def group(
     hands: list[tuple[int, ...]] = []
     unassigned: list[int] = []
     jokers = card_jokers([codes[i] for i in shown], is_tile[shown])
-    for chain in chains(centres[shown], sizes[shown], is_tile[shown], jokers):
+    shown_up = None if up is None else up[shown]
+    for chain in chains(centres[shown], sizes[shown], is_tile[shown], jokers, shown_up):
         cards = not is_tile[shown[chain[0]]]
         if cards and is_hand(centres[shown[chain]], sizes[shown[chain]]):
             hands.append(tuple(chain))

@@ -223,7 +223,7 @@ def assemble(
     """Group read detections into physical pieces and melds, judge each meld (pure, no model)."""
     choices = choices_of(dets)
     codes = [c.best for c in choices]
-    g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up)
+    g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces)
     t_group = time.perf_counter()
     timing["group"] = (t_group - started) * 1000
     table_rules = rules or Rules.default(

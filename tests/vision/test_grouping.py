@@ -160,10 +160,50 @@ def test_same_up_angles_keep_two_identical_cards_of_two_decks_apart() -> None:
         assert len(g.pieces) == 6, up
 
 
+def _faces(codes: list[str], doubtful: dict[int, dict[str, float]] | None = None) -> np.ndarray:
+    """Face probabilities: each box sure of its code, or as ``doubtful`` says (row: code: p)."""
+    from vision.classes import PIECES
+    from vision.detections import NUM_FACES
+
+    faces = np.full((len(codes), NUM_FACES), 1e-4, np.float32)
+    for row, code in enumerate(codes):
+        for face, p in (doubtful or {}).get(row, {code: 0.9}).items():
+            faces[row, PIECES.names.index(face)] = p
+    return faces
+
+
+def test_a_card_whose_two_corners_read_differently_is_still_one_card() -> None:
+    # 7H's far corner, upside down at its diagonal, misread as 7D (7H second): one card
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), ("7D", 190.0, 270.0, 12.0, 26.0)]
+    up = np.array([0.0, 0.0, 0.0, np.pi])
+    doubtful = _faces([b[0] for b in boxes], {3: {"7D": 0.55, "7H": 0.4}})
+    g = grouping.group(*_arrays(boxes), up, doubtful)
+    assert len(g.pieces) == 3 and sorted(g.pieces[2]) == [2, 3]
+    assert g.melds == ((0, 1, 2),) and g.unassigned == ()
+    # readings that share no face (7H against 2C) are two cards; so are corners whose angles
+    # do not say one card (the far one read upright), or whose faces are not known
+    other = _faces([b[0] for b in boxes], {3: {"2C": 0.9}})
+    assert len(grouping.group(*_arrays(boxes), up, other).pieces) == 4
+    upright = np.zeros(4)
+    assert len(grouping.group(*_arrays(boxes), upright, doubtful).pieces) == 4
+    assert len(grouping.group(*_arrays(boxes), up).pieces) == 4
+
+
+def test_an_upside_down_corner_beyond_a_melds_end_does_not_join_it() -> None:
+    # a column read upright, then one step on an index read upside down: another side's card
+    boxes = _column(100, 100, ["5S", "6S", "7S", "8S", "2D"])
+    up = np.radians([0.0, 2.0, -1.0, 1.0, 178.0])
+    g = grouping.group(*_arrays(boxes), up)
+    assert g.melds == ((0, 1, 2, 3),) and g.unassigned == (4,)
+    # a joker's read way up is not trusted: it stays in the meld whichever way it reads
+    jokers = _column(100, 100, ["5S", "6S", "7S", "8S", "JK"])
+    assert grouping.group(*_arrays(jokers), up).melds == ((0, 1, 2, 3, 4),)
+
+
 def test_a_chain_of_pieces_lying_every_way_is_a_pile_not_a_meld() -> None:
     boxes = _column(100, 100, ["9C", "KD", "4H"])
     neat = grouping.group(*_arrays(boxes), np.radians([2.0, -3.0, 1.0]))
-    thrown = grouping.group(*_arrays(boxes), np.radians([0.0, 50.0, -45.0]))
+    thrown = grouping.group(*_arrays(boxes), np.radians([0.0, 55.0, -30.0]))
     assert neat.melds == ((0, 1, 2),) and neat.unassigned == ()
     assert thrown.melds == () and thrown.unassigned == (0, 1, 2)
 
