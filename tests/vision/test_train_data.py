@@ -227,3 +227,26 @@ def test_crop_sets_are_stored_wide_and_cut_again_as_served(tmp_path: Path) -> No
         side = crops.shape[1]
         assert rows == pytest.approx(side / (1 + 2 * margin), abs=2)
         assert cols == pytest.approx(side * 0.8 / (1 + 2 * margin), abs=2)
+
+
+def test_a_set_written_half_way_is_never_left_under_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A set is built only when its file is missing, so a write that dies must leave no file
+    there (a truncated set under its name was taken as built by the next run)."""
+    from vision.train import data as train_data
+
+    out = tmp_path / "crops.npz"
+
+    def dies(file: object, **arrays: np.ndarray) -> None:
+        file.write(b"PK\x03\x04 half a zip")  # type: ignore[attr-defined]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_data.np, "savez_compressed", dies)
+    with pytest.raises(KeyboardInterrupt):
+        train_data.save_atomic(out, x=np.zeros(3))
+    assert not out.exists()
+    monkeypatch.undo()
+    train_data.save_atomic(out, x=np.arange(3))
+    assert np.load(out)["x"].tolist() == [0, 1, 2]
+    assert [p.name for p in tmp_path.iterdir()] == ["crops.npz"]

@@ -152,7 +152,7 @@ def build_crop_set(
     x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
     out.parent.mkdir(parents=True, exist_ok=True)
     y = np.array(ys, np.int64)
-    np.savez_compressed(out, x=x, y=y, a=crop_angles(sources), margin=np.float32(margin))
+    save_atomic(out, x=x, y=y, a=crop_angles(sources), margin=np.float32(margin))
     return out
 
 
@@ -218,8 +218,18 @@ def build_negative_set(
     out.parent.mkdir(parents=True, exist_ok=True)
     y = np.full(len(x), NOT_A_PIECE, np.int64)
     angles = np.full(len(x), np.nan, np.float32)
-    np.savez_compressed(out, x=x, y=y, a=angles, margin=np.float32(margin))
+    save_atomic(out, x=x, y=y, a=angles, margin=np.float32(margin))
     return out
+
+
+def save_atomic(out: Path, **arrays: np.ndarray) -> None:
+    """``np.savez_compressed`` to ``out`` through a temporary file renamed into place: a set is
+    built only when its file is missing, so a run killed mid-write must not leave a truncated
+    one that the next run takes as built (session 16 lost a training start to one)."""
+    partial = out.with_name(out.name + ".partial")
+    with partial.open("wb") as f:
+        np.savez_compressed(f, **arrays)
+    os.replace(partial, out)
 
 
 def build_tiled_detector_set(
