@@ -57,6 +57,14 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="read each photo turned this many quarter turns counter-clockwise (the table seen "
         "from another seat); the truth turns with it",
     )
+    p.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep what the models read of each photo in DIR (by models and settings) and take "
+        "it from there next time: a change to grouping or judging is then measured in seconds",
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("--models", type=Path, default=DEFAULT_MODELS, help=argparse.SUPPRESS)
     p.set_defaults(func=run_eval)
@@ -130,7 +138,9 @@ def run_eval(args: argparse.Namespace) -> int:
     if not args.src.is_dir():
         print(f"meldcam eval: {args.src} is not a folder", file=sys.stderr)
         return EXIT_BAD_INPUT
-    report = evaluate_folder(scanner, args.src, args.kind, args.split, args.limit, args.turn)
+    report = evaluate_folder(
+        scanner, args.src, args.kind, args.split, args.limit, args.turn, args.cache
+    )
     if args.json:
         print(json.dumps(report.to_json()))
     else:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass, replace
@@ -98,11 +99,18 @@ class Scanner:
     """Detector + classifier + grouping + rules; create with :meth:`load`, reuse for all photos."""
 
     def __init__(
-        self, detector: OnnxDetector, classifier: OnnxClassifier, config: ScannerConfig
+        self,
+        detector: OnnxDetector,
+        classifier: OnnxClassifier,
+        config: ScannerConfig,
+        fingerprint: str = "",
     ) -> None:
         self.detector = detector
         self.classifier = classifier
         self.config = config
+        self.fingerprint = fingerprint
+        """Names the models' bytes and the settings (:meth:`load`): two scanners with the same
+        fingerprint read every photo alike. Empty for a scanner put together by hand."""
 
     @classmethod
     def load(cls, models_dir: str | Path = "models", **overrides: float) -> Scanner:
@@ -125,7 +133,10 @@ class Scanner:
         classifier = OnnxClassifier(
             folder / CLASSIFIER_FILE, config.crop_margin, config.tile_crop_margin
         )
-        return cls(detector, classifier, config)
+        digest = hashlib.sha256(repr(config).encode())
+        for name in (DETECTOR_FILE, CLASSIFIER_FILE):
+            digest.update((folder / name).read_bytes())
+        return cls(detector, classifier, config, digest.hexdigest()[:16])
 
     def scan(
         self,
@@ -138,6 +149,15 @@ class Scanner:
 
         Raises :class:`vision.errors.UnreadablePhotoError` for a photo that cannot be decoded.
         """
+        reading = self.read(photo, kind, path)
+        return reading.assemble(rules, path)
+
+    def read(
+        self, photo: PhotoInput, kind: ScanKind | str = ScanKind.AUTO, path: str = ""
+    ) -> Reading:
+        """What the models make of one photo: its read detections, in the photo's pixels, before
+        grouping (the part of :meth:`scan` that needs the models; :meth:`Reading.assemble` is
+        the rest)."""
         try:
             kind = ScanKind(kind)
         except ValueError:
@@ -162,9 +182,7 @@ class Scanner:
         t3 = time.perf_counter()
         timing["recognise"] = (t3 - t2) * 1000
         sx, sy = photo_data.scale
-        dets = dets.scaled(sx, sy)
-        result = assemble(dets, kind, rules, path, photo_data.width, photo_data.height, timing, t3)
-        return result
+        return Reading(dets.scaled(sx, sy), kind, photo_data.width, photo_data.height, timing)
 
     def _read(
         self, image: np.ndarray, dets: Detections, kind: ScanKind
@@ -180,6 +198,25 @@ class Scanner:
             dets, _ = _keep_kind(dets, kind)
             dets = self.classifier.read(image, dets)
         return drop_weak(dets, self.config.read_floor), kind
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Reading:
+    """One photo as the models read it (:meth:`Scanner.read`): the read detections in the
+    photo's pixels, the kind told, the photo's size and the time each stage took so far."""
+
+    dets: Detections
+    kind: ScanKind
+    width: int
+    height: int
+    timing: dict[str, float]
+
+    def assemble(self, rules: Rules | None = None, path: str = "") -> ScanResult:
+        """Grouping, repair and verdicts (no model): the scan of this reading."""
+        return assemble(
+            self.dets, self.kind, rules, path, self.width, self.height, dict(self.timing),
+            time.perf_counter(),
+        )  # fmt: skip
 
 
 def _keep_kind(dets: Detections, kind: ScanKind) -> tuple[Detections, ScanKind]:

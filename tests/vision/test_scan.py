@@ -303,3 +303,41 @@ def test_corners_looked_for_past_the_melds_are_true_cards_of_the_real_fans(
         added += new
     print(f"gap filling added {added.total()} cards: {dict(added)}")
     assert added.total() >= 1
+
+
+def test_eval_from_cached_readings_reports_what_the_models_read(
+    scanner: Scanner, real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``meldcam eval --cache``: the second run takes every photo's reading from the cache, runs
+    no model, and reports the same figures as a run without the cache; the cache is kept by the
+    scanner's fingerprint, so other settings read the photos afresh."""
+    from dataclasses import replace
+
+    from datasets.realdata import import_real
+    from vision.evaluate import evaluate_folder
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "card-fans").symlink_to(real / "card-fans")
+    import_real(src, tmp_path / "fans", link=True)
+    cache = tmp_path / "cache"
+
+    def figures(report: object) -> dict[str, object]:
+        out = report.to_json()  # type: ignore[attr-defined]
+        del out["ms_per_photo"]
+        return out  # type: ignore[no-any-return]
+
+    plain = figures(evaluate_folder(scanner, tmp_path / "fans", "cards", "all"))
+    first = figures(evaluate_folder(scanner, tmp_path / "fans", "cards", "all", cache=cache))
+    assert len(list((cache / scanner.fingerprint).glob("*.npz"))) == 2
+    calls = []
+    monkeypatch.setattr(scanner, "read", lambda *a, **k: calls.append(a))
+    again = figures(evaluate_folder(scanner, tmp_path / "fans", "cards", "all", cache=cache))
+    assert plain == first == again and not calls
+    assert plain["f1"] > 0.9
+    monkeypatch.undo()
+    other = Scanner.load(Path(__file__).resolve().parents[2] / "models", gap_floor=0)
+    assert other.fingerprint != scanner.fingerprint
+    fresh = Scanner(scanner.detector, scanner.classifier, replace(scanner.config))
+    with pytest.raises(ValueError, match="models folder"):
+        evaluate_folder(fresh, tmp_path / "fans", "cards", "all", cache=cache)
