@@ -8,6 +8,8 @@
    one box lay on no card, and 14 of the 72 pairs of two identical cards. Melds read exactly
    went 94 -> 116 of 207 and 175 -> 196 of 477 (0.6: 108, 187; 1.0: 114, 199). Tiles of a
    row lie about 0.8 sizes apart, so tiles are left alone (merging them cost 3 of 174 melds).
+   Once the corners are chained, two neighbours of one code closer than ``CHAIN_TWIN_STEP``
+   of their fan's step are one index boxed twice too (:func:`chain_twins`, session 17).
 1. **Corner merge** (cards): a card can show both of its corner indexes. Two boxes with the same
    code, in different chains (step 2), a card's diagonal apart (1.9 to 7.5 index sizes), one of
    which ends its chain or lies alone, are one card; so are two whose read up angles are half
@@ -123,6 +125,12 @@ CARD_LINK = 1.8
 TILE_LINK = 1.17
 """Tiles: link tiles closer than this many local tile steps (tiles of a meld touch)."""
 NEIGHBOURHOOD = 6
+CHAIN_TWIN_MIN = 4
+"""Chains of at least this many pieces are looked at for twins (:func:`chain_twins`): their
+median step is then a step between two cards."""
+CHAIN_TWIN_STEP = 0.67
+"""Two neighbouring corners of one code in a chain closer than this share of its median step
+are one index boxed twice (:func:`chain_twins`)."""
 TILE_SIZE_LINK = 0.8
 """Tiles: also link tiles closer than this many box sizes (the longer side of the smaller box):
 in a steep photo a meld's tiles can lie further apart than the pieces around them."""
@@ -525,6 +533,7 @@ def group(
     ]
     if not pieces:
         return Grouping((), (), ())
+    pieces = chain_twins(pieces, centres, sizes, codes, is_tile, up)
     shown = np.array([p[0] for p in pieces])
     if up is not None:
         # a joker's or a tile 6's read way up is too often wrong to make its chain a pile
@@ -559,6 +568,51 @@ def group(
             unassigned.extend(chain)
     melds.sort(key=lambda m: (centres[shown[m[0]], 1], centres[shown[m[0]], 0]))
     return Grouping(tuple(pieces), tuple(melds), tuple(sorted(unassigned)), tuple(hands))
+
+
+def chain_twins(
+    pieces: Sequence[tuple[int, ...]],
+    centres: np.ndarray,
+    sizes: np.ndarray,
+    codes: Sequence[str],
+    is_tile: np.ndarray,
+    up: np.ndarray | None = None,
+) -> list[tuple[int, ...]]:
+    """``pieces`` (detection indexes, shown box first) with the twins that :func:`twins` left
+    apart merged: two neighbouring card corners in a chain of at least ``CHAIN_TWIN_MIN``
+    pieces, read as one code, that lie closer than ``CHAIN_TWIN_STEP`` of the chain's median
+    step are one index boxed twice; two identical cards of two decks side by side in one meld
+    lie a whole step apart like any other two. The merged piece keeps the boxes of both, the
+    first piece's shown. Tiles are left alone (:func:`twins`).
+
+    Session 17, on the scanner's melds of the card scenes (`chk_cards`, 200 scenes of seed 707
+    made for choosing; `syn_cards`, `syn_cards3` val; cached readings): of 171 pairs of one code
+    side by side in a chain of 3 or more, the 9 closer than 0.67 steps were all one corner boxed
+    twice (0.49-0.65 steps, 0.77-0.96 box sizes apart: :data:`TWIN_NEAR` is 0.8); the closest
+    two cards lay 0.71 steps apart. Melds read exactly `chk_cards` 397 -> 399 of 575 (0.55:
+    398, 0.75: 399, 0.85: 397); tiles, where such pairs are few, gained nothing at 0.67-0.9."""
+    if len(pieces) < CHAIN_TWIN_MIN:
+        return list(pieces)
+    shown = np.array([p[0] for p in pieces])
+    jokers = card_jokers([codes[i] for i in shown], is_tile[shown])
+    shown_up = None if up is None else up[shown]
+    joined = _Roots(len(pieces))
+    for chain in chains(centres[shown], sizes[shown], is_tile[shown], jokers, shown_up):
+        if len(chain) < CHAIN_TWIN_MIN or is_tile[shown[chain[0]]]:
+            continue
+        steps = np.linalg.norm(np.diff(centres[shown[chain]], axis=0), axis=1)
+        short = np.flatnonzero(steps < CHAIN_TWIN_STEP * float(np.median(steps)))
+        taken: set[int] = set()
+        for k in sorted(short.tolist(), key=lambda k: steps[k]):  # the closest pair first
+            a, b = chain[k], chain[k + 1]
+            if codes[shown[a]] == codes[shown[b]] and not taken & {a, b}:
+                # once each: a twin box between two identical cards lies half a step from both
+                taken |= {a, b}
+                joined.union(min(a, b), max(a, b))
+    merged: dict[int, list[int]] = {}
+    for k in range(len(pieces)):
+        merged.setdefault(joined.find(k), []).extend(pieces[k])
+    return [tuple(boxes) for _, boxes in sorted(merged.items())]
 
 
 def facing_split(angles: np.ndarray) -> int | None:

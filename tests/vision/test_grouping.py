@@ -106,6 +106,29 @@ def test_twins_need_one_code_and_a_short_distance() -> None:
     assert len(grouping.group(*_arrays(other)).pieces) == 3
 
 
+def test_an_index_boxed_twice_a_little_apart_is_one_piece_of_its_meld() -> None:
+    # 7H's second box lies 16 px below it: past the twin distance of its size (14 px), half
+    # the fan's step (30 px)
+    assert grouping.TWIN_NEAR * np.sqrt(12.0 * 26.0) < 16.0 < grouping.CHAIN_TWIN_STEP * 30.0
+    boxes = [*_column(100, 100, ["5H", "6H", "7H", "8H", "9H"]), ("7H", 100.0, 176.0, 12.0, 26.0)]
+    g = grouping.group(*_arrays(boxes))
+    assert g.pieces == ((0,), (1,), (2, 5), (3,), (4,))
+    assert g.melds == ((0, 1, 2, 3, 4),)
+    # a box of another code there is another piece
+    other = [*boxes[:5], ("4C", 100.0, 176.0, 12.0, 26.0)]
+    assert len(grouping.group(*_arrays(other)).pieces) == 6
+
+
+def test_a_twin_between_two_identical_cards_joins_one_of_them() -> None:
+    # a group of 7s of two decks, 7H twice; a third 7H box half a step from both
+    boxes = [*_column(100, 100, ["7C", "7H", "7H", "7S", "7D"]), ("7H", 100.0, 145.0, 12.0, 26.0)]
+    g = grouping.group(*_arrays(boxes))
+    assert len(g.pieces) == 5
+    assert sorted(len(p) for p in g.pieces) == [1, 1, 1, 1, 2]
+    codes = [boxes[g.pieces[i][0]][0] for i in g.melds[0]]
+    assert codes == ["7C", "7H", "7H", "7S", "7D"]
+
+
 def test_tiles_are_never_twins() -> None:
     # two identical tiles of a row touch, closer than the twin distance of their size
     centres = np.array([[100.0, 100.0], [125.0, 100.0], [150.0, 100.0]], np.float32)
