@@ -274,8 +274,11 @@ class ReadingCache:
     """What the models read of each photo (:class:`vision.scanner.Reading`), kept on disk, so
     that a change to grouping, repair or judging is measured on a whole set in seconds instead
     of the minutes its detection and recognition take. The readings lie in a folder named by
-    the scanner's fingerprint (its models' bytes and settings): a reading of other models or
-    settings is never taken for this one's."""
+    the scanner's fingerprint (its models' bytes, settings and reading code): a reading of
+    other models, settings or code is never taken for this one's. One thing is not told
+    apart: gap filling (:mod:`vision.gaps`) groups the corners it reads to find where corners
+    are missing, so a change to grouping is measured on the corners the old grouping made it
+    look for; a whole run without the cache measures both."""
 
     def __init__(self, root: Path, scanner: Scanner) -> None:
         if not scanner.fingerprint:

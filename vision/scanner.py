@@ -25,6 +25,7 @@ from vision.detector import MIN_IMGSZ, OnnxDetector
 from vision.errors import ModelMissingError, VisionError
 from vision.facing import facing
 from vision.gaps import fill_gaps
+from vision.light import balance
 from vision.photo import PhotoInput, read_photo
 from vision.recogniser import OnnxClassifier
 from vision.repair import SURE, TOP_K, Choice, read_chain, tile_changes
@@ -42,6 +43,15 @@ phone photo at half its size (2016x1512), above the 1280x960 the classifier lear
 4000x3000 JPEG (a table from afar), card F1 decoded halved / full size: 2x2 0.894 / 0.890, 3x3
 0.787 / 0.780, 4x4 0.625 / 0.636, the decode about 2.5 times longer: the detector, not the
 crops' pixels, limits such photos."""
+
+
+READ_CODE = tuple(
+    Path(__file__).with_name(f"{name}.py")
+    for name in ("photo", "light", "detector", "detections", "crops", "recogniser", "gaps")
+)
+"""The code a photo is read by before grouping (:meth:`Scanner.read`), named in the scanner's
+fingerprint with its models and settings. Gap filling groups the corners it has to find where
+corners are missing (:mod:`vision.gaps`): a change to grouping alone keeps the fingerprint."""
 
 
 class ScanKind(StrEnum):
@@ -78,6 +88,9 @@ class ScannerConfig:
     gap_floor: float = 0.0
     """Card corners the detector missed are looked for where the melds say they lie
     (:mod:`vision.gaps`) and kept when read as a card at least this surely (0: off)."""
+    balance_cast: float = 0.0
+    """A photo whose whites are tinted more than this (the ratio of its brightest channel's
+    white to its dimmest's) is balanced before it is read (:mod:`vision.light`; 0: off)."""
 
     @property
     def tile_crop_margin(self) -> float:
@@ -90,7 +103,7 @@ class ScannerConfig:
         data = json.loads(path.read_text())
         keys = (
             "imgsz", "conf", "iou", "piece_px", "small_px", "max_imgsz", "conf_tiles",
-            "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor",
+            "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor", "balance_cast",
         )  # fmt: skip
         return cls(**{k: data[k] for k in keys if k in data})
 
@@ -109,8 +122,9 @@ class Scanner:
         self.classifier = classifier
         self.config = config
         self.fingerprint = fingerprint
-        """Names the models' bytes and the settings (:meth:`load`): two scanners with the same
-        fingerprint read every photo alike. Empty for a scanner put together by hand."""
+        """Names the models' bytes, the settings and the reading code (:meth:`load`,
+        :data:`READ_CODE`): two scanners with the same fingerprint read every photo alike, but
+        for gap filling's grouping. Empty for a scanner put together by hand."""
 
     @classmethod
     def load(cls, models_dir: str | Path = "models", **overrides: float) -> Scanner:
@@ -134,8 +148,8 @@ class Scanner:
             folder / CLASSIFIER_FILE, config.crop_margin, config.tile_crop_margin
         )
         digest = hashlib.sha256(repr(config).encode())
-        for name in (DETECTOR_FILE, CLASSIFIER_FILE):
-            digest.update((folder / name).read_bytes())
+        for file in (folder / DETECTOR_FILE, folder / CLASSIFIER_FILE, *READ_CODE):
+            digest.update(file.read_bytes())
         return cls(detector, classifier, config, digest.hexdigest()[:16])
 
     def scan(
@@ -166,6 +180,8 @@ class Scanner:
         t0 = time.perf_counter()
         photo_data = read_photo(photo, path or None, DECODE_MIN_SIDE)
         image = photo_data.pixels
+        if self.config.balance_cast > 0:
+            image = balance(image, self.config.balance_cast)
         t1 = time.perf_counter()
         timing["decode"] = (t1 - t0) * 1000
         dets = self.detector.detect(image)

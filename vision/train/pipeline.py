@@ -202,7 +202,7 @@ def _phase_done(run: Path, epochs: int) -> bool:
     return len(results.read_text().strip().splitlines()) - 1 >= epochs
 
 
-PHASE_OPTIONS = {"lr0": float, "mosaic": float, "warmup_epochs": float}
+PHASE_OPTIONS = {"lr0": float, "mosaic": float, "warmup_epochs": float, "hsv_v": float}
 """What a phase may set after its set:imgsz:epochs:batch, as key=value (a fine-tune at a low
 learning rate without mosaic: ``tiled:320:2:16:lr0=0.0005:mosaic=0:warmup_epochs=0``)."""
 

@@ -1,0 +1,155 @@
+"""The real photos under the conditions of a home table: light, shadow, glare, blur, noise.
+
+Run: ``.venv/bin/python bench/conditions.py [--every 2] [--only warm,dim]``. Each real photo
+(the two bidly card fans, never trained on, and the real tile photos of the validation side of
+the split by source photo, every ``--every``-th) is changed as a phone at a kitchen table would
+change it and scanned; prints card and tile F1 (multiset match per photo, as ``meldcam eval``
+counts) per condition, beside the photos as taken. The real photos were taken in good light;
+what a household's photos look like is not known here, so this says which conditions the
+recogniser would stumble on, not how often they happen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from datasets.realdata import fan_cards, import_real
+from vision.evaluate import iter_truths
+from vision.photo import load_photo
+from vision.scanner import Scanner
+
+ROOT = Path(__file__).resolve().parents[1]
+REAL = ROOT.parent / "shared" / "realdata"
+
+
+def _float(image: np.ndarray) -> np.ndarray:
+    return image.astype(np.float32)
+
+
+def _byte(image: np.ndarray) -> np.ndarray:
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def warm(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A tungsten lamp, not white-balanced: red kept, green and blue cut, brightness kept."""
+    x = _float(image) * np.array([1.0, 0.82, 0.55], np.float32)
+    return _byte(x * (float(image.mean()) / max(float(x.mean()), 1.0)))
+
+
+def dim(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """An evening room: a third of the light, the phone's sensor noise on top."""
+    x = _float(image) * 0.35 + rng.normal(0, 6, image.shape)
+    return _byte(x)
+
+
+def shadow(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A player's shadow over half of the photo (soft edge), the rest as taken."""
+    w = image.shape[1]
+    ramp = np.clip((np.arange(w, dtype=np.float32) - 0.4 * w) / (0.2 * w), 0, 1)
+    gain = 1.0 - 0.6 * ramp
+    return _byte(_float(image) * gain[None, :, None])
+
+
+def glare(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A ceiling lamp's reflection: a bright blob a fifth of the photo across, off centre."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cy, cx, r = 0.4 * h, 0.6 * w, 0.1 * max(h, w)
+    spot = np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * r * r))
+    return _byte(_float(image) + 170 * spot[:, :, None])
+
+
+def motion(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A hand that moved: 1/150 of the photo's width of horizontal motion blur."""
+    import cv2
+
+    n = max(3, round(image.shape[1] / 150))
+    kernel = np.full((1, n), 1.0 / n, np.float32)
+    return cv2.filter2D(image, -1, kernel)
+
+
+def defocus(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Focus a little off: Gaussian blur of 1/800 of the photo's width."""
+    import cv2
+
+    return cv2.GaussianBlur(image, (0, 0), image.shape[1] / 800)
+
+
+def jpeg(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A messaging app's recompression: JPEG quality 25."""
+    import cv2
+
+    _, data = cv2.imencode(".jpg", image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 25])
+    return np.ascontiguousarray(cv2.imdecode(data, cv2.IMREAD_COLOR)[:, :, ::-1])
+
+
+CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
+    "as taken": lambda image, rng: image,
+    "warm": warm,
+    "dim": dim,
+    "shadow": shadow,
+    "glare": glare,
+    "motion": motion,
+    "defocus": defocus,
+    "jpeg": jpeg,
+}
+
+
+def _f1(tp: int, fp: int, fn: int) -> float:
+    return 2 * tp / max(1, 2 * tp + fp + fn)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--every", type=int, default=2, help="every n-th real tile val photo")
+    p.add_argument("--only", default="", help="comma-separated conditions (default: all)")
+    p.add_argument("--models", type=Path, default=ROOT / "models")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="a scanner setting other than models/scanner.json's (balance_cast=0 ...)",
+    )  # fmt: skip
+    args = p.parse_args()
+    names = [n for n in CONDITIONS if not args.only or n in [*args.only.split(","), "as taken"]]
+    overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
+    scanner = Scanner.load(args.models, **overrides)
+    fans = [(load_photo(image), truth) for image, truth in fan_cards(REAL / "card-fans")]
+    with tempfile.TemporaryDirectory() as tmp:
+        import_real(REAL, Path(tmp), link=True)
+        tiles = [
+            (load_photo(t.image), Counter(t.pieces))
+            for k, t in enumerate(iter_truths(Path(tmp), "val"))
+            if t.boxes and t.boxes[0].is_tile and k % args.every == 0
+        ]
+    print(
+        f"{len(fans)} fan photos ({sum(t.total() for _, t in fans)} cards), "
+        f"{len(tiles)} tile photos ({sum(t.total() for _, t in tiles)} tiles)"
+    )
+    print(f"{'condition':10} {'cards F1':>9} {'(right/false/missed)':>21} {'tiles F1':>9}")
+    for name in names:
+        rng = np.random.default_rng(0)
+        out = []
+        for photos, kind in ((fans, "cards"), (tiles, "tiles")):
+            tp = fp = fn = 0
+            for image, truth in photos:
+                found = Counter(
+                    q.code for q in scanner.scan(CONDITIONS[name](image, rng), kind).pieces
+                )
+                right = sum((truth & found).values())
+                tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
+            out.append((tp, fp, fn))
+        (ct, cf, cm), tiles_counts = out
+        print(
+            f"{name:10} {_f1(ct, cf, cm):9.3f} {f'({ct}/{cf}/{cm})':>21} {_f1(*tiles_counts):9.3f}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,61 @@
+"""A photo taken under tinted light is balanced before it is read.
+
+A home table is often lit by a warm lamp that the phone does not fully correct: a tile's white
+face turns orange, a card's black suits brown and its red ones dull, and the detector finds
+fewer pieces. Cards and tiles have white faces, the brightest things on the table, so the
+photo's brightest pixels say what the light did to white: each channel's ``PERCENTILE``
+percentile. Where the brightest channel's stands more than ``CAST`` times above a weaker one's,
+that channel is raised until it stands ``CAST`` times below (by ``MAX_GAIN`` at most): what is
+left is a cast the models learnt (the real tile photos' whites measure up to 1.25, and the
+classifier trained with gains of 0.8-1.2 per channel, `models/classifier.md`). A photo with
+less of a cast is read as it is. No channel is lowered and nothing is brightened as a whole:
+raising a dark photo's light raised its noise with it, and more tiles were lost than cards
+found (`bench/conditions.py`: a dark photo's tiles 0.939 -> 0.835).
+
+Session 17, `bench/conditions.py` (the real photos changed as a kitchen table would change
+them), card / tile F1 under a tungsten lamp (green x0.82, blue x0.55): 0.914 / 0.997 as it
+was, 0.960 / 0.998 balanced so (0.943 / 0.998 made fully neutral; ``CAST`` 1.2: 0.943 /
+1.000, 1.15: 0.954 / 1.000). Every real photo as taken is read as before (casts 1.04-1.25).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+PERCENTILE = 99.9
+NEAR_PEAK = 0.85
+"""The pixels at least ``NEAR_PEAK`` as bright (by luma) as the photo's ``PERCENTILE``
+percentile are taken for the white of the pieces: their mean colour is what the light made of
+white. (A share of the brightest pixels would take in the table around a few tiles.)"""
+CAST = 1.3
+"""A photo is balanced when its brightest channel's white stands above its dimmest's by more
+than this (the real photos here: 1.04-1.25)."""
+MAX_GAIN = 1.8
+"""No channel is raised more than this."""
+SAMPLE = 4
+"""Every SAMPLE-th row and column is enough to find the whites."""
+
+
+def cast(image: np.ndarray) -> np.ndarray:
+    """Per channel, the gain that would make the photo's whites neutral (1 for the brightest
+    channel, at most ``MAX_GAIN`` times ``CAST``)."""
+    sample = image[::SAMPLE, ::SAMPLE].reshape(-1, image.shape[-1]).astype(np.float64)
+    luma = sample @ np.array([0.299, 0.587, 0.114])
+    top = sample[luma >= NEAR_PEAK * np.percentile(luma, PERCENTILE)].mean(axis=0)
+    return np.clip(top.max() / np.maximum(top, 1.0), 1.0, MAX_GAIN * CAST)
+
+
+def balance(image: np.ndarray, trigger: float = CAST) -> np.ndarray:
+    """``image`` (H, W, 3) uint8 RGB with its cast brought down to ``trigger`` (see the
+    module); the same array when its cast is within that."""
+    import cv2
+
+    gain = cast(image) / trigger
+    if float(gain.max()) <= 1.0:
+        return image
+    gain = np.maximum(gain, 1.0)
+    table = np.clip(np.arange(256)[:, None] * gain[None, :] + 0.5, 0, 255).astype(np.uint8)
+    out = np.empty_like(image)
+    for c in range(3):
+        out[..., c] = cv2.LUT(np.ascontiguousarray(image[..., c]), table[:, c])
+    return out
