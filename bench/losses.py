@@ -18,17 +18,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from vision.evaluate import LOSSES, ReadingCache, _losses, _match_uids, iter_truths
+from vision.scanner import Scanner
 
-from vision.evaluate import (  # noqa: E402
-    LOSSES,
-    ReadingCache,
-    _losses,
-    _match_uids,
-    iter_truths,
-)
-from vision.scanner import Scanner  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
