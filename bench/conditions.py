@@ -48,6 +48,17 @@ def dim(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return _byte(x)
 
 
+def dark(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lamp-lit corner the phone did not expose for: a fifth of the light, with noise."""
+    x = _float(image) * 0.2 + rng.normal(0, 4, image.shape)
+    return _byte(x)
+
+
+def grainy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A dim room the phone exposed for: the light as taken, the raised sensor noise on top."""
+    return _byte(_float(image) + rng.normal(0, 12, image.shape))
+
+
 def shadow(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A player's shadow over half of the photo (soft edge), the rest as taken."""
     w = image.shape[1]
@@ -93,6 +104,8 @@ CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] =
     "as taken": lambda image, rng: image,
     "warm": warm,
     "dim": dim,
+    "dark": dark,
+    "grainy": grainy,
     "shadow": shadow,
     "glare": glare,
     "motion": motion,

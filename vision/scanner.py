@@ -25,7 +25,7 @@ from vision.detector import MIN_IMGSZ, OnnxDetector
 from vision.errors import ModelMissingError, VisionError
 from vision.facing import facing
 from vision.gaps import fill_gaps
-from vision.light import balance
+from vision.light import balance, expose, for_detector
 from vision.photo import PhotoInput, read_photo
 from vision.recogniser import OnnxClassifier
 from vision.repair import SURE, TOP_K, Choice, read_chain, tile_changes
@@ -91,6 +91,12 @@ class ScannerConfig:
     balance_cast: float = 0.0
     """A photo whose whites are tinted more than this (the ratio of its brightest channel's
     white to its dimmest's) is balanced before it is read (:mod:`vision.light`; 0: off)."""
+    expose_white: float = 0.0
+    """A dark photo is brightened until its whites read this (luma) before it is read, and the
+    detector reads it smoothed by ``dark_blur`` (:func:`vision.light.expose`; 0: off)."""
+    dark_blur: float = 0.0
+    """The sigma, in pixels of the detector's input, of the smoothing a brightened photo is
+    read by the detector with (:func:`vision.light.for_detector`)."""
 
     @property
     def tile_crop_margin(self) -> float:
@@ -104,6 +110,7 @@ class ScannerConfig:
         keys = (
             "imgsz", "conf", "iou", "piece_px", "small_px", "max_imgsz", "conf_tiles",
             "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor", "balance_cast",
+            "expose_white", "dark_blur",
         )  # fmt: skip
         return cls(**{k: data[k] for k in keys if k in data})
 
@@ -182,9 +189,14 @@ class Scanner:
         image = photo_data.pixels
         if self.config.balance_cast > 0:
             image = balance(image, self.config.balance_cast)
+        seen = image  # what the detector reads
+        if self.config.expose_white > 0:
+            image, gain = expose(image, self.config.expose_white)
+            if gain > 1 and self.config.dark_blur > 0:
+                seen = for_detector(image, self.detector.imgsz, self.config.dark_blur)
         t1 = time.perf_counter()
         timing["decode"] = (t1 - t0) * 1000
-        dets = self.detector.detect(image)
+        dets = self.detector.detect(seen)
         t2 = time.perf_counter()
         timing["detect"] = (t2 - t1) * 1000
         asked = kind
@@ -192,7 +204,7 @@ class Scanner:
         if not len(dets):
             # a close-up of a piece or two can be too big for the detector at its size, and what
             # it finds there then reads as no piece: look once more with the photo fitted small
-            dets, kind = self._read(image, self.detector.detect_at(image, MIN_IMGSZ), asked)
+            dets, kind = self._read(image, self.detector.detect_at(seen, MIN_IMGSZ), asked)
         if kind is ScanKind.CARDS and self.config.gap_floor > 0:
             dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
         t3 = time.perf_counter()

@@ -1,10 +1,20 @@
-"""Balancing a photo taken under tinted light (vision.light)."""
+"""Balancing a photo taken under tinted light, brightening a dark one (vision.light)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.light import CAST, balance, cast
+from vision.light import (
+    CAST,
+    EXPOSE_MAX,
+    EXPOSE_WHITE,
+    balance,
+    cast,
+    expose,
+    exposure,
+    for_detector,
+)
 
 
 def _table(white: tuple[int, int, int], rows: int = 20) -> np.ndarray:
@@ -39,3 +49,39 @@ def test_the_whites_are_the_pieces_not_the_table_around_them() -> None:
     assert float(np.percentile(image[..., 0], 99)) == 60  # the felt's, not the tiles' red
     assert float(cast(image).max()) < 1.05
     assert balance(image) is image
+
+
+def test_a_photo_in_good_light_is_not_brightened() -> None:
+    image = _table((235, 235, 235))
+    out, gain = expose(image)
+    assert out is image and gain == 1.0
+    # whites a little dim, as in the darkest real photos here (143): still read as they are
+    dim = _table((140, 140, 140))
+    assert expose(dim)[0] is dim
+
+
+def test_a_dark_photo_is_brightened_until_its_whites_read_white() -> None:
+    image = (_table((230, 226, 222)) * 0.3).astype(np.uint8)  # a third of the light
+    white = 0.299 * 69 + 0.587 * 67 + 0.114 * 66
+    out, gain = expose(image)
+    assert gain == pytest.approx(EXPOSE_WHITE / white, rel=0.01)
+    assert exposure(out) == pytest.approx(1.0, abs=0.03)  # the whites now read EXPOSE_WHITE
+    ratio = out[95, 100].astype(float) / image[95, 100]
+    assert np.allclose(ratio, gain, rtol=0.02)  # every channel by the same gain: no cast made
+
+
+def test_a_black_photo_is_brightened_no_more_than_the_cap() -> None:
+    image = (_table((235, 235, 235)) * 0.05).astype(np.uint8)  # whites read 11
+    out, gain = expose(image)
+    assert gain == EXPOSE_MAX
+    assert int(out[95, 100, 0]) == round(11 * EXPOSE_MAX)
+
+
+def test_the_detector_reads_a_brightened_photo_smoothed_at_its_own_scale() -> None:
+    rng = np.random.default_rng(0)
+    noisy = np.clip(128 + rng.normal(0, 20, (640, 640, 3)), 0, 255).astype(np.uint8)
+    small = for_detector(noisy, 640)
+    assert small.std() < 0.6 * noisy.std()  # the raised noise is smoothed away
+    big = np.repeat(np.repeat(noisy, 2, axis=0), 2, axis=1)  # the same photo at twice the size
+    smoothed = for_detector(big, 640)[::2, ::2]
+    assert abs(float(smoothed.std()) - float(small.std())) < 0.25 * float(small.std())
