@@ -233,3 +233,28 @@ def test_a_net_grown_by_residual_blocks_reads_as_the_checkpoint_it_grew_from() -
         assert not torch.allclose(grown(x), old(x))
     with pytest.raises(ValueError, match="cannot load"):
         load_weights(build_net(residual=0), {"0.weight": torch.zeros(5, 3, 3, 3)})
+
+
+def test_the_motion_blur_of_the_training_augmentation_smears_along_one_line() -> None:
+    """A dot smeared by :func:`motion_blur` keeps its light and spreads along one direction
+    by about the drawn length (2-8 px), hardly across it."""
+    torch = pytest.importorskip("torch")
+    from vision.train.classifier import MOTION_PX, motion_blur
+
+    dots = torch.zeros(64, 3, 48, 48)
+    dots[:, :, 24, 24] = 1.0
+    out = motion_blur(dots, torch.Generator().manual_seed(2))
+    assert torch.allclose(out.sum(dim=(2, 3)), torch.ones(64, 3), atol=1e-5)
+    yy, xx = torch.meshgrid(torch.arange(48.0), torch.arange(48.0), indexing="ij")
+    spread = []
+    for smear in out[:, 0]:
+        w = smear / smear.sum()
+        dy, dx = yy - (w * yy).sum(), xx - (w * xx).sum()
+        cov = torch.tensor([[(w * dx * dx).sum(), (w * dx * dy).sum()],
+                            [(w * dx * dy).sum(), (w * dy * dy).sum()]])  # fmt: skip
+        across, along = torch.linalg.eigvalsh(cov).clamp(min=0).sqrt().tolist()
+        # a uniform line of length L has a spread of L / sqrt(12) along it
+        assert MOTION_PX[0] / 12**0.5 * 0.6 < along < MOTION_PX[1] / 12**0.5 * 1.3
+        assert across < 0.6  # an anti-aliased line: about a pixel wide, whatever its direction
+        spread.append(along)
+    assert min(spread) < 1.0 and max(spread) > 1.8  # short and long smears were drawn

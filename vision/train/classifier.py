@@ -30,6 +30,15 @@ time it is seen), within what its set was stored at (:data:`vision.crops.STORE_M
 TILE_MARGINS = (0.08, 0.30)
 """The same for a tile: a tile's box is the whole tile, served at a margin near this range's
 middle (``crop_margin_tiles``); wider crops taught little but cost tile accuracy (session 5)."""
+MOTION = 0.2
+"""The share of crops smeared along a line in any direction (a hand that moved), by
+``MOTION_PX`` drawn uniformly: `bench/conditions.py`'s motion (1/150 of the photo across) is
+about 7 px of a fan corner's 48 px crop. The scenes' own motion blur (12 % of them, 3-9 px of a
+1280 px scene) is 1-3 px of such a crop."""
+MOTION_PX = (2.0, 8.0)
+NOISE = (0.0, 0.06)
+"""Each crop's sensor noise sigma is drawn from this range (a brightened dark photo's raised
+noise, :func:`vision.light.expose`, is 0.05-0.07)."""
 
 
 RESIDUAL = 2
@@ -157,8 +166,41 @@ def _augment(
         k = torch.tensor([1.0, 2.0, 1.0]) / 4
         k2 = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=3)
-    noise = torch.randn(x.shape, generator=generator) * 0.03  # type: ignore[attr-defined]
+    smear = torch.rand(n, generator=generator) < MOTION
+    if smear.any():
+        x[smear] = motion_blur(x[smear], generator)
+    sigma = NOISE[0] + torch.rand(n, 1, 1, 1, generator=generator) * (NOISE[1] - NOISE[0])
+    noise = torch.randn(x.shape, generator=generator) * sigma  # type: ignore[attr-defined]
     return (x + noise).clamp(0, 1), turned
+
+
+def motion_kernels(n: int, generator: object, size: int = 9) -> object:
+    """``n`` (size, size) kernels, each a line of a length drawn from ``MOTION_PX`` in a
+    direction drawn from all, anti-aliased (a pixel weighs by how near the line it lies)."""
+    import torch
+
+    lo, hi = MOTION_PX
+    length = lo + torch.rand(n, 1, 1, generator=generator) * (hi - lo)
+    angle = torch.rand(n, 1, 1, generator=generator) * torch.pi
+    c = torch.arange(size, dtype=torch.float32) - (size - 1) / 2
+    yy, xx = torch.meshgrid(c, c, indexing="ij")
+    along = xx * torch.cos(angle) + yy * torch.sin(angle)
+    across = -xx * torch.sin(angle) + yy * torch.cos(angle)
+    w = (1 - across.abs()).clamp(min=0) * (length / 2 + 0.5 - along.abs()).clamp(0, 1)
+    return w / w.sum(dim=(1, 2), keepdim=True)
+
+
+def motion_blur(x: object, generator: object) -> object:
+    """Crops ``x`` (N, C, H, W) each smeared by its own :func:`motion_kernels` line."""
+    import torch.nn.functional as F
+
+    n, ch, h, w = x.shape  # type: ignore[attr-defined]
+    k = motion_kernels(n, generator)
+    size = k.shape[-1]  # type: ignore[attr-defined]
+    weight = k.repeat_interleave(ch, dim=0)[:, None]  # type: ignore[attr-defined]
+    pad = size // 2
+    flat = F.pad(x.reshape(1, n * ch, h, w), (pad, pad, pad, pad), mode="replicate")  # type: ignore[attr-defined]
+    return F.conv2d(flat, weight, groups=n * ch).reshape(n, ch, h, w)
 
 
 def _to_tensor(x: np.ndarray) -> object:
