@@ -4,7 +4,10 @@ Per photo, the predicted pieces (one per physical piece) and the true pieces are
 multisets of codes: true positives are the common part, so a misread counts once as a false
 positive and once as a false negative. Boxes are matched by IoU only to list the confusions.
 Meld exact match: a true meld counts when one predicted meld has the same codes in the same
-order (or reversed); meld precision: the share of predicted melds that are a true meld so.
+order (or reversed); meld precision: the share of predicted melds that are a true meld so,
+leaving out the predicted melds that lie on a true meld the truth does not score (a piece of
+it labelled nowhere, hidden or illegible: at least two of the predicted meld's pieces lie on
+that meld's pieces and none lies on another piece), which can be neither right nor wrong.
 Hands and discard piles (where the truth marks them): of their pieces the scanner found, the
 share it put in a meld (they should stay unassigned). Facing: of the melds matched exactly
 whose true facing is known, the share the scanner says face the right side of the table.
@@ -55,6 +58,7 @@ class Report:
     facing_right: int = 0
     melds_found: int = 0
     melds_found_true: int = 0
+    melds_found_unscored: int = 0
     meld_losses: Counter[str] = field(default_factory=Counter)
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
@@ -70,7 +74,7 @@ class Report:
         self.fn.update(true - common)
         self.ms.append(result.timing_ms.get("total", 0.0))
         # scanned piece -> the true piece under it, for the melds' losses and the areas
-        on = _match_uids(truth, result) if truth.melds or truth.areas else {}
+        on = _match_uids(truth, result) if truth.melds or truth.areas or truth.unscored_uids else {}
         for t, p in _match_boxes(truth, result):
             if t != p:
                 self.confusion[(t, p)] += 1
@@ -82,10 +86,15 @@ class Report:
             self.melds_true += len(truth.melds)
             self.melds_exact += sum(m in found for m in truth.melds)
             true_melds = set(truth.melds) | {m[::-1] for m in truth.melds}
-            self.melds_found += len(result.melds)
-            self.melds_found_true += sum(
-                tuple(result.pieces[i].code for i in m.pieces) in true_melds for m in result.melds
-            )
+            unscored = [set(uids) for uids in truth.unscored_uids]
+            for m in result.melds:
+                if tuple(result.pieces[i].code for i in m.pieces) in true_melds:
+                    self.melds_found += 1
+                    self.melds_found_true += 1
+                elif _lies_on(m.pieces, on, unscored):
+                    self.melds_found_unscored += 1
+                else:
+                    self.melds_found += 1
             self.meld_losses.update(_losses(truth, result, on, found))
             for m, side in zip(truth.melds, truth.meld_facing, strict=False):
                 if m in found and side is not None:
@@ -140,6 +149,7 @@ class Report:
             "meld_precision": (
                 round(self.melds_found_true / self.melds_found, 4) if self.melds_found else None
             ),
+            "melds_found_unscored": self.melds_found_unscored,
             "meld_losses": {k: self.meld_losses[k] for k in LOSSES if self.meld_losses[k]},
             "loose_in_melds": {
                 area: {"found": n, "in_melds": self.loose_in_melds[area]}
@@ -175,6 +185,11 @@ class Report:
             lines.append(
                 f"meld precision: {self.melds_found_true}/{self.melds_found} predicted melds "
                 f"are true melds = {self.melds_found_true / self.melds_found:.3f}"
+                + (
+                    f" ({self.melds_found_unscored} more lie on unscored true melds)"
+                    if self.melds_found_unscored
+                    else ""
+                )
             )
         for area, n in sorted(self.loose_found.items()):
             lines.append(f"{area} pieces put in melds: {self.loose_in_melds[area]}/{n}")
@@ -234,6 +249,15 @@ def _losses(
         else:
             out.append("grouped")
     return out
+
+
+def _lies_on(pieces: tuple[int, ...], on: dict[int, int], melds: list[set[int]]) -> bool:
+    """Whether a predicted meld (``pieces``, scanned piece indexes) lies on one of ``melds``
+    (true melds as sets of uids; ``on`` maps a scanned piece to the true piece under it): at
+    least two of its pieces lie on that meld's pieces and none on another piece (a piece on
+    no labelled box may be the meld's hidden one)."""
+    under = [on[i] for i in pieces if i in on]
+    return len(under) >= 2 and any(set(under) <= meld for meld in melds)
 
 
 def _match_uids(truth: Truth, result: ScanResult) -> dict[int, int]:

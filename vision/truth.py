@@ -34,6 +34,9 @@ class Truth:
     """Per meld, the side it faces (from its pieces' true angles), when the truth says."""
     areas: dict[int, str] = field(default_factory=dict)
     """Per physical piece (uid), where it lies when the truth says: meld, hand, discard..."""
+    unscored_uids: tuple[tuple[int, ...], ...] = ()
+    """The melds left out of ``melds``: a piece of each is labelled nowhere (hidden under
+    another, or too little of its index shows), so no reading of it is scored."""
 
 
 def read_synth_truth(path: Path) -> Truth:
@@ -57,12 +60,15 @@ def read_synth_truth(path: Path) -> Truth:
     melds = []
     uids = []
     facings = []
+    unscored = []
     for meld in data.get("melds", []):
         ids = tuple(int(u) for u in meld["pieces"])
         if all(u in readable for u in ids):
             melds.append(tuple(seen[u] for u in ids))
             uids.append(ids)
             facings.append(facing(up.get(u, math.nan) for u in ids))
+        else:
+            unscored.append(ids)
     return Truth(
         path.parent.parent / data["image"],
         boxes,
@@ -71,6 +77,7 @@ def read_synth_truth(path: Path) -> Truth:
         tuple(uids),
         tuple(facings),
         areas,
+        tuple(unscored),
     )
 
 

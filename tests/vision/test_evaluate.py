@@ -124,3 +124,42 @@ def test_a_lost_meld_is_put_down_to_what_lost_it() -> None:
     exact = Report("cards")
     exact.add(_truth(), _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]]))
     assert not exact.meld_losses and exact.to_json()["meld_losses"] == {}
+
+
+def test_a_meld_read_on_a_true_meld_the_truth_leaves_unscored_is_left_out_of_precision() -> None:
+    """A second true meld 9S 10S JS whose JS is hidden (labelled nowhere) is not scored: a
+    predicted meld lying on it is neither right nor wrong, one reaching beyond it is wrong."""
+    truth = _truth()
+    boxes = (*truth.boxes, TruthBox("9S", False, _box(5), 5), TruthBox("10S", False, _box(6), 6))
+    truth = replace(
+        truth, boxes=boxes, pieces=(*truth.pieces, "9S", "10S"), unscored_uids=((5, 6, 7),)
+    )
+    codes = ["5H", "6H", "7H", "9C", "KD", "9S", "10S", "JS"]
+    at = [0, 1, 2, 3, 4, 5, 6, 7]  # JS read where the hidden card lies (no label there)
+    report = Report("cards")
+    report.add(truth, _scan(codes, [[0, 1, 2], [5, 6, 7]], at))
+    out = report.to_json()
+    assert out["meld_precision"] == 1.0 and out["melds_found_unscored"] == 1
+    beyond = Report("cards")
+    beyond.add(truth, _scan(codes, [[0, 1, 2], [4, 5, 6]], at))  # KD is no piece of that meld
+    out = beyond.to_json()
+    assert out["meld_precision"] == 0.5 and out["melds_found_unscored"] == 0
+    assert "1 more lie on unscored true melds" in report.describe()
+
+
+def test_synthetic_truth_keeps_the_melds_it_cannot_score_apart(tmp_path: Path) -> None:
+    import json
+
+    from vision.truth import read_synth_truth
+
+    label = {"code": "5H", "piece_kind": "card", "uid": 0, "box": [0, 0, 10, 10]}
+    data = {
+        "image": "images/val/x.jpg",
+        "labels": [label, {**label, "code": "6H", "uid": 1}, {**label, "code": "7H", "uid": 2}],
+        "melds": [{"pieces": [0, 1, 2]}, {"pieces": [1, 2, 3]}],
+    }
+    (tmp_path / "truth").mkdir()
+    (tmp_path / "truth" / "x.json").write_text(json.dumps(data))
+    truth = read_synth_truth(tmp_path / "truth" / "x.json")
+    assert truth.melds == (("5H", "6H", "7H"),)
+    assert truth.unscored_uids == ((1, 2, 3),)  # uid 3 is labelled nowhere
