@@ -257,7 +257,7 @@ def train_detector_stage(
     strip_checkpoint(last, MODELS / "detector.pt")
 
 
-def evaluate_stage() -> dict[str, object]:
+def evaluate_stage(cache: Path | None = None) -> dict[str, object]:
     from vision.evaluate import evaluate_folder
     from vision.scanner import Scanner
 
@@ -281,7 +281,7 @@ def evaluate_stage() -> dict[str, object]:
     }
     metrics: dict[str, object] = {}
     for name, (src, kind, split, turns) in runs.items():
-        report = evaluate_folder(scanner, src, kind, split, turns=turns)
+        report = evaluate_folder(scanner, src, kind, split, turns=turns, cache=cache)
         print(f"== {name}\n{report.describe()}", flush=True)
         metrics[name] = report.to_json()
     (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
@@ -315,6 +315,12 @@ def main(argv: list[str] | None = None) -> int:
         "--stages", default="generate,sets,detector,classifier,evaluate",
         help="comma-separated subset of the stages",
     )  # fmt: skip
+    p.add_argument(
+        "--eval-cache", type=Path, default=None, metavar="DIR",
+        help="keep what the models read of each photo in DIR and take it from there (as "
+        "`meldcam eval --cache`: readings of other models, settings or reading code are never "
+        "taken)",
+    )  # fmt: skip
     args = p.parse_args(argv)
     stages = set(args.stages.split(","))
     t0 = time.time()
@@ -329,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             args.cls_epochs, args.threads, args.cls_sample, args.cls_lr, args.cls_run
         )
     if "evaluate" in stages:
-        evaluate_stage()
+        evaluate_stage(args.eval_cache)
     print(f"make train: {time.time() - t0:.0f} s")
     return 0
 
