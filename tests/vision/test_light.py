@@ -85,3 +85,12 @@ def test_the_detector_reads_a_brightened_photo_smoothed_at_its_own_scale() -> No
     big = np.repeat(np.repeat(noisy, 2, axis=0), 2, axis=1)  # the same photo at twice the size
     smoothed = for_detector(big, 640)[::2, ::2]
     assert abs(float(smoothed.std()) - float(small.std())) < 0.25 * float(small.std())
+
+
+def test_a_few_pieces_far_off_on_a_dark_table_are_not_taken_for_a_dark_photo() -> None:
+    # four white tiles (0.2 % of the photo) on black felt: the photo is exposed for them
+    image = np.full((960, 1280, 3), 30, np.uint8)
+    image[470:495, 600:640] = (250, 248, 244)
+    image[470:495, 650:690] = (250, 248, 244)
+    assert exposure(image) == 1.0
+    assert expose(image)[0] is image
