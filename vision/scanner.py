@@ -25,7 +25,7 @@ from vision.detector import MIN_IMGSZ, OnnxDetector
 from vision.errors import ModelMissingError, VisionError
 from vision.facing import facing
 from vision.gaps import fill_gaps
-from vision.light import balance, expose, for_detector
+from vision.light import balance, even_out, expose, for_detector
 from vision.photo import PhotoInput, read_photo
 from vision.recogniser import OnnxClassifier
 from vision.repair import SURE, TOP_K, Choice, read_chain, tile_changes
@@ -94,6 +94,10 @@ class ScannerConfig:
     expose_white: float = 0.0
     """A dark photo is brightened until its whites read this (luma) before it is read, and the
     detector reads it smoothed by ``dark_blur`` (:func:`vision.light.expose`; 0: off)."""
+    shade_reach: float = 0.0
+    """Places in shadow are brightened before the photo is read, each by the white of the
+    pieces within this share of the long side around it (:func:`vision.light.even_out`; 0:
+    off)."""
     dark_blur: float = 0.0
     """The sigma, in pixels of the detector's input, of the smoothing a brightened photo is
     read by the detector with (:func:`vision.light.for_detector`)."""
@@ -110,7 +114,7 @@ class ScannerConfig:
         keys = (
             "imgsz", "conf", "iou", "piece_px", "small_px", "max_imgsz", "conf_tiles",
             "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor", "balance_cast",
-            "expose_white", "dark_blur",
+            "expose_white", "dark_blur", "shade_reach",
         )  # fmt: skip
         return cls(**{k: data[k] for k in keys if k in data})
 
@@ -189,6 +193,8 @@ class Scanner:
         image = photo_data.pixels
         if self.config.balance_cast > 0:
             image = balance(image, self.config.balance_cast)
+        if self.config.shade_reach > 0:
+            image, _ = even_out(image, self.config.shade_reach)
         seen = image  # what the detector reads
         if self.config.expose_white > 0:
             image, gain = expose(image, self.config.expose_white)

@@ -9,8 +9,11 @@ from vision.light import (
     CAST,
     EXPOSE_MAX,
     EXPOSE_WHITE,
+    SHADE_MAX,
+    SHADE_ROOM,
     balance,
     cast,
+    even_out,
     expose,
     exposure,
     for_detector,
@@ -94,3 +97,38 @@ def test_a_few_pieces_far_off_on_a_dark_table_are_not_taken_for_a_dark_photo() -
     image[470:495, 650:690] = (250, 248, 244)
     assert exposure(image) == 1.0
     assert expose(image)[0] is image
+
+
+def _shadowed(depth: float) -> np.ndarray:
+    """Tiles in two rows on grey felt, the right half of the photo in a shadow that lets
+    ``depth`` of the light through."""
+    image = np.full((400, 800, 3), 90, np.uint8)
+    for x in range(40, 760, 60):
+        image[100:160, x : x + 40] = 240
+        image[240:300, x : x + 40] = 240
+    image[:, 400:] = (image[:, 400:] * depth).astype(np.uint8)
+    return image
+
+
+def test_an_evenly_lit_photo_keeps_its_pieces_and_the_table_around_them() -> None:
+    # (bare table far from every piece, here the top and bottom margins, is brightened like a
+    # place in shadow: nothing tells the two apart, and no piece lies there to read)
+    image = _shadowed(1.0)
+    out, _ = even_out(image)
+    assert (out[90:310] == image[90:310]).all()
+
+
+def test_the_pieces_in_a_shadow_are_brought_near_the_lit_ones() -> None:
+    image = _shadowed(0.4)
+    out, gain = even_out(image)
+    assert 1.5 < gain <= SHADE_MAX
+    lit, shaded = float(out[130, 60, 0]), float(out[130, 640, 0])
+    assert image[130, 640, 0] == 96  # a shadowed tile's white, before
+    assert lit / SHADE_ROOM * 0.95 <= shaded <= lit  # within the room left to light falling off
+    assert (out[90:310, :300] == image[90:310, :300]).all()  # the lit side as it was
+
+
+def test_light_falling_off_a_little_is_left_as_it_is() -> None:
+    image = _shadowed(0.85)
+    out, _ = even_out(image)
+    assert (out[90:310] == image[90:310]).all()
