@@ -169,8 +169,12 @@ def even_out(image: np.ndarray, reach: float = SHADE_REACH) -> tuple[np.ndarray,
         return image, 1.0
     h, w = image.shape[:2]
     full = cv2.resize(gains, (w, h), interpolation=cv2.INTER_LINEAR)
-    # rounded and saturated to 0-255 by OpenCV (a quarter of numpy's time on a 12 MP photo)
-    return cv2.multiply(image, cv2.merge([full, full, full]), dtype=cv2.CV_8U), top
+    # rounded and saturated to 0-255 by OpenCV (a quarter of numpy's time), a channel at a time
+    # (no three-channel float copy of the photo: 36 MB for a 12 MP photo decoded at half size)
+    out = np.empty_like(image)
+    for c in range(3):
+        out[..., c] = cv2.multiply(np.ascontiguousarray(image[..., c]), full, dtype=cv2.CV_8U)
+    return out, top
 
 
 def _small(image: np.ndarray) -> np.ndarray:
