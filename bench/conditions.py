@@ -12,6 +12,7 @@ recogniser would stumble on, not how often they happen.
 from __future__ import annotations
 
 import argparse
+import itertools
 import tempfile
 from collections import Counter
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.realdata import fan_cards, import_real
-from vision.evaluate import iter_truths
+from vision.evaluate import Report, iter_truths
 from vision.photo import load_photo
 from vision.scanner import Scanner
 
@@ -137,6 +138,12 @@ def main() -> int:
     p.add_argument("--only", default="", help="comma-separated conditions (default: all)")
     p.add_argument("--models", type=Path, default=ROOT / "models")
     p.add_argument(
+        "--scenes", type=Path, default=None, metavar="DIR",
+        help="also a `meldcam synth` folder of card scenes (its val split): card F1 and melds "
+        "read exactly, many decks where the real fans are one",
+    )  # fmt: skip
+    p.add_argument("--limit", type=int, default=35, help="at most this many of those scenes")
+    p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
         help="a scanner setting other than models/scanner.json's (balance_cast=0 ...)",
     )  # fmt: skip
@@ -152,11 +159,19 @@ def main() -> int:
             for k, t in enumerate(iter_truths(Path(tmp), "val"))
             if t.boxes and t.boxes[0].is_tile and k % args.every == 0
         ]
+    scenes = []
+    if args.scenes is not None:
+        truths = itertools.islice(iter_truths(args.scenes, "val"), args.limit)
+        scenes = [(load_photo(t.image), t) for t in truths]
     print(
         f"{len(fans)} fan photos ({sum(t.total() for _, t in fans)} cards), "
         f"{len(tiles)} tile photos ({sum(t.total() for _, t in tiles)} tiles)"
+        + (f", {len(scenes)} generated card scenes" if scenes else "")
     )
-    print(f"{'condition':10} {'cards F1':>9} {'(right/false/missed)':>21} {'tiles F1':>9}")
+    print(
+        f"{'condition':10} {'cards F1':>9} {'(right/false/missed)':>21} {'tiles F1':>9}"
+        + (f" {'scenes F1':>9} {'melds':>9}" if scenes else "")
+    )
     for name in names:
         rng = np.random.default_rng(0)
         out = []
@@ -170,10 +185,14 @@ def main() -> int:
                 tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
             out.append((tp, fp, fn))
         (ct, cf, cm), tiles_counts = out
-        print(
-            f"{name:10} {_f1(ct, cf, cm):9.3f} {f'({ct}/{cf}/{cm})':>21} {_f1(*tiles_counts):9.3f}",
-            flush=True,
-        )
+        counts = f"({ct}/{cf}/{cm})"
+        line = f"{name:10} {_f1(ct, cf, cm):9.3f} {counts:>21} {_f1(*tiles_counts):9.3f}"
+        if scenes:
+            report = Report("cards")
+            for image, truth in scenes:
+                report.add(truth, scanner.scan(CONDITIONS[name](image, rng), "cards"))
+            line += f" {report.overall[2]:9.3f} {f'{report.melds_exact}/{report.melds_true}':>9}"
+        print(line, flush=True)
     return 0
 
 
