@@ -74,7 +74,7 @@ class Report:
         self.fn.update(true - common)
         self.ms.append(result.timing_ms.get("total", 0.0))
         # scanned piece -> the true piece under it, for the melds' losses and the areas
-        on = _match_uids(truth, result) if truth.melds or truth.areas or truth.unscored_uids else {}
+        on = _match_uids(truth, result) if truth.melds or truth.areas else {}
         for t, p in _match_boxes(truth, result):
             if t != p:
                 self.confusion[(t, p)] += 1

@@ -76,7 +76,7 @@ EXPOSE_SIDE = 256
 """The whites are the brightest spot of the photo seen this small (by area): averaging takes
 out the sensor's noise, and a few pieces far off on a dark table still show as white spots (a
 share of the brightest pixels would take in the table around them: a generated scene of four
-tiles on black felt, whites 252, read as whites 52 by the 99.5th percentile)."""
+tiles on black felt, its brightest pixel 252, read as whites 52 by the 99.5th percentile)."""
 EXPOSE_MIN = 1.5
 """A photo is brightened only when that takes a gain above this: its whites under 133, darker
 than any photo of the sets here (the 539 real photos' darkest read 149, the 4,000 generated
@@ -92,10 +92,7 @@ Gaussian of this sigma, in pixels of the detector's input."""
 def exposure(image: np.ndarray, white: float = EXPOSE_WHITE) -> float:
     """The gain that would bring the photo's whites (its brightest spot, by luma, seen
     ``EXPOSE_SIDE`` px long) to ``white``; 1 for a photo whose whites already read that."""
-    luma = _small(image).reshape(-1, image.shape[-1]).astype(np.float32) @ np.array(
-        [0.299, 0.587, 0.114], np.float32
-    )
-    return max(1.0, white / max(float(luma.max()), 1.0))
+    return max(1.0, white / max(float(_small_luma(image).max()), 1.0))
 
 
 def expose(image: np.ndarray, white: float = EXPOSE_WHITE) -> tuple[np.ndarray, float]:
@@ -150,9 +147,7 @@ def shade_gains(image: np.ndarray, reach: float = SHADE_REACH) -> np.ndarray:
     within ``SHADE_ROOM`` of the photo's whites; 1 where it is within that already."""
     import cv2
 
-    small = _small(image)
-    luma = small.reshape(-1, 3).astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
-    luma = luma.reshape(small.shape[:2])
+    luma = _small_luma(image)
     k = max(3, round(reach * max(luma.shape)) | 1)
     around = cv2.GaussianBlur(cv2.dilate(luma, np.ones((k, k), np.uint8)), (0, 0), k / 2)
     gain = float(luma.max()) / SHADE_ROOM / np.maximum(around, 1.0)
@@ -178,13 +173,14 @@ def even_out(image: np.ndarray, reach: float = SHADE_REACH) -> tuple[np.ndarray,
     return out, top
 
 
-def _small(image: np.ndarray) -> np.ndarray:
-    """The photo seen ``EXPOSE_SIDE`` px long (by area), or as it is when smaller."""
+def _small_luma(image: np.ndarray) -> np.ndarray:
+    """The luma (H, W float32) of the photo seen ``EXPOSE_SIDE`` px long (by area), or of the
+    photo as it is when smaller."""
     import cv2
 
     h, w = image.shape[:2]
     f = EXPOSE_SIDE / max(h, w)
-    if f >= 1:
-        return image
-    size = (max(1, round(w * f)), max(1, round(h * f)))
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    if f < 1:
+        size = (max(1, round(w * f)), max(1, round(h * f)))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return image.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)

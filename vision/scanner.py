@@ -91,13 +91,13 @@ class ScannerConfig:
     balance_cast: float = 0.0
     """A photo whose whites are tinted more than this (the ratio of its brightest channel's
     white to its dimmest's) is balanced before it is read (:mod:`vision.light`; 0: off)."""
-    expose_white: float = 0.0
-    """A dark photo is brightened until its whites read this (luma) before it is read, and the
-    detector reads it smoothed by ``dark_blur`` (:func:`vision.light.expose`; 0: off)."""
     shade_reach: float = 0.0
     """Places in shadow are brightened before the photo is read, each by the white of the
     pieces within this share of the long side around it (:func:`vision.light.even_out`; 0:
     off)."""
+    expose_white: float = 0.0
+    """A dark photo is brightened until its whites read this (luma) before it is read, and the
+    detector reads it smoothed by ``dark_blur`` (:func:`vision.light.expose`; 0: off)."""
     dark_blur: float = 0.0
     """The sigma, in pixels of the detector's input, of the smoothing a brightened photo is
     read by the detector with (:func:`vision.light.for_detector`)."""
@@ -114,7 +114,7 @@ class ScannerConfig:
         keys = (
             "imgsz", "conf", "iou", "piece_px", "small_px", "max_imgsz", "conf_tiles",
             "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor", "balance_cast",
-            "expose_white", "dark_blur", "shade_reach",
+            "shade_reach", "expose_white", "dark_blur",
         )  # fmt: skip
         return cls(**{k: data[k] for k in keys if k in data})
 

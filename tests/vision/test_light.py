@@ -58,7 +58,7 @@ def test_a_photo_in_good_light_is_not_brightened() -> None:
     image = _table((235, 235, 235))
     out, gain = expose(image)
     assert out is image and gain == 1.0
-    # whites a little dim, as in the darkest real photos here (143): still read as they are
+    # whites a little dim, darker than the darkest real photo here (149): read as they are
     dim = _table((140, 140, 140))
     assert expose(dim)[0] is dim
 

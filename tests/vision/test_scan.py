@@ -59,16 +59,15 @@ def _read_fans(
     change: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[int, int, int, float]:
     """(right, false, missed, F1) of the cards read on both fans, each photo turned ``turns``
-    quarter turns counter-clockwise, or changed by ``change`` (its pixels in, pixels out)."""
+    quarter turns counter-clockwise, then changed by ``change`` (its pixels in, pixels out)."""
     from vision.photo import load_photo
 
     tp = fp = fn = 0
     for image, truth in _fans(real):
         photo: Path | np.ndarray = image
-        if turns:
-            photo = np.ascontiguousarray(np.rot90(load_photo(image), turns))
-        if change is not None:
-            photo = change(load_photo(image))
+        if turns or change is not None:
+            pixels = np.ascontiguousarray(np.rot90(load_photo(image), turns))
+            photo = pixels if change is None else change(pixels)
         found = Counter(p.code for p in scanner.scan(photo, "cards").pieces)
         right = sum((truth & found).values())
         tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
