@@ -27,6 +27,12 @@ def add_synth_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, help="output folder (outside git)")
     p.add_argument("--seed", type=int, default=0, help="same seed, same bytes")
     p.add_argument("--size", type=int, default=1280, help="long side in px (4:3 photos)")
+    p.add_argument(
+        "--framing", type=int, default=None, metavar="PX",
+        help="frame the table as a photo this long would, render it at --size (pieces and blur"
+        " scale by size/framing; --size 4032 --framing 1280: a 1280 px scene as a 12 MP phone"
+        " takes it; default: --size)",
+    )  # fmt: skip
     p.add_argument("--workers", type=int, default=2, help="processes (results do not depend on it)")
     p.add_argument("--scheme", choices=("pieces", "coarse"), default="pieces")
     p.add_argument("--crops", action="store_true", help="also write 64x64 classifier crops")
@@ -55,8 +61,11 @@ def run_synth(args: argparse.Namespace) -> int:
     from datasets.writer import generate
     from vision.classes import scheme
 
-    if args.count < 1 or args.size < 64 or args.workers < 1:
-        print("meldcam synth: --count, --size and --workers must be positive", file=sys.stderr)
+    if args.count < 1 or args.size < 64 or args.workers < 1 or (args.framing or 64) < 64:
+        print(
+            "meldcam synth: --count, --size, --framing and --workers must be positive",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     size = (args.size, round(args.size * 3 / 4))
     start = time.perf_counter()
@@ -70,6 +79,7 @@ def run_synth(args: argparse.Namespace) -> int:
             args.workers,
             scheme(args.scheme),
             args.crops,
+            framing=args.framing,
         )
     except MissingArtError as err:
         print(f"meldcam synth: {err}", file=sys.stderr)

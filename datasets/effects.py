@@ -68,8 +68,11 @@ def white_balance(rng: np.random.Generator) -> np.ndarray:
     return np.array([1 - warm, 1 + tint, 1 + warm], np.float32)  # BGR
 
 
-def motion_kernel(rng: np.random.Generator) -> np.ndarray:
+def motion_kernel(rng: np.random.Generator, detail: float = 1.0) -> np.ndarray:
+    """A straight smear of 3-9 px (times ``detail``) in any direction."""
     length = int(rng.integers(3, 10))
+    if detail != 1.0:
+        length = max(3, round(length * detail))
     k = np.zeros((length, length), np.float32)
     a = rng.uniform(0, np.pi)
     c = (length - 1) / 2
@@ -117,10 +120,14 @@ def chroma_noise(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 
 def photo(
-    rng: np.random.Generator, img: np.ndarray, glossy: Callable[[], np.ndarray]
+    rng: np.random.Generator,
+    img: np.ndarray,
+    glossy: Callable[[], np.ndarray],
+    detail: float = 1.0,
 ) -> tuple[np.ndarray, dict[str, float | bool]]:
     """Turn a clean render into a phone photo (before JPEG); ``glossy`` gives the shiny areas
-    (0..1, float32, the photo's size or smaller). Also returns what was done to it, for the
+    (0..1, float32, the photo's size or smaller); the lens and motion blur are ``detail`` times
+    as many pixels (a finer photo of the same scene). Also returns what was done to it, for the
     truth: the lens blur's sigma and the motion blur's length in photo pixels (0 when none),
     the sensor noise's sigma (grey levels), whether glare and a hand's shadow were added."""
     h, w = img.shape[:2]
@@ -145,11 +152,11 @@ def photo(
         out += glare(rng, w, h, glossy())[:, :, None]
         done["glare"] = True
     if rng.random() < 0.6:
-        lens = float(rng.uniform(0.3, 1.3))
+        lens = float(rng.uniform(0.3, 1.3)) * detail
         out = cv2.GaussianBlur(out, (0, 0), lens)
         done["blur_sigma"] = round(lens, 3)
     if rng.random() < 0.12:
-        kernel = motion_kernel(rng)
+        kernel = motion_kernel(rng, detail)
         done["motion_px"] = float(kernel.shape[0])
         out = cv2.filter2D(out, -1, kernel)
     sigma = float(rng.uniform(0.5, 6))

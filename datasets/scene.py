@@ -91,7 +91,7 @@ def _pick_deck(rng: np.random.Generator, decks: tuple[DeckSource, ...]) -> CardK
 
 
 def _card_kit(
-    rng: np.random.Generator, decks: tuple[DeckSource, ...], index_px: float
+    rng: np.random.Generator, decks: tuple[DeckSource, ...], index_px: float, detail: float = 1.0
 ) -> tuple[CardKit, float]:
     picked = _pick_deck(rng, decks)
     deck = picked.deck if picked is not None else drawn_deck(int(rng.integers(DRAWN_STYLES)))
@@ -99,7 +99,7 @@ def _card_kit(
         deck = drawn_deck(int(rng.integers(DRAWN_STYLES)))
     idx_frac = deck.index_box[3] - deck.index_box[1]
     card_h_img = index_px / idx_frac
-    height = int(np.clip(card_h_img * CANVAS_OVERSAMPLE, 48, 300))
+    height = int(np.clip(card_h_img * CANVAS_OVERSAMPLE, 48 * detail, 300 * detail))
     return CardKit(deck, height), card_h_img / height
 
 
@@ -108,8 +108,16 @@ def render_scene(
     kind: SceneKind = SceneKind.MIXED,
     size: tuple[int, int] = (1280, 960),
     decks: tuple[DeckSource, ...] | None = None,
+    framing: int | None = None,
 ) -> Scene:
-    """Render one scene; the same seed gives the same scene."""
+    """Render one scene; the same seed gives the same scene.
+
+    ``framing`` (default: ``size``'s long side) frames the table as a photo of that long side
+    would and renders it at ``size``: the pieces, the lens and motion blur and the smallest
+    labelled piece are ``detail`` = size / framing times as many pixels (``size`` 4032 with
+    ``framing`` 1280: a 1280 px scene as a 12 MP phone takes it). The sensor noise and JPEG
+    quality stay per pixel, as a finer sensor's would."""
+    detail = max(size) / (framing or max(size))
     rng = np.random.default_rng(seed)
     if kind is SceneKind.MIXED:
         roll = rng.random()
@@ -120,12 +128,12 @@ def render_scene(
         decks = require_art()
     portrait = rng.random() < 0.25
     image_size = (size[1], size[0]) if portrait else size
-    index_px = _log_uniform(rng, 13, 75)
+    index_px = _log_uniform(rng, 13, 75) * detail
     b = Builder(rng)
     style: dict[str, Any] = {"what": what}
     if what in ("cards", "both"):
         assert decks is not None
-        kit, scale = _card_kit(rng, decks, index_px)
+        kit, scale = _card_kit(rng, decks, index_px, detail)
         piece_h = float(kit.size[1])
         style["deck"] = kit.deck.key
         if rng.random() < 0.2:
@@ -135,12 +143,14 @@ def render_scene(
             burraco_table(b, kit)
             style["layout"] = "burraco"
         if what == "both":
-            tkit = TileKit(tile_set(int(rng.integers(TILE_STYLES))), max(20, int(piece_h * 0.42)))
+            tkit = TileKit(
+                tile_set(int(rng.integers(TILE_STYLES))), max(int(20 * detail), int(piece_h * 0.42))
+            )
             lay_loose(b, tkit, Supply(PieceKind.TILE, 2), int(rng.integers(3, 10)), 4 * piece_h)
             style["tiles"] = tkit.tiles.style
     else:
         tile_h_img = index_px / 0.42
-        th = int(np.clip(tile_h_img * CANVAS_OVERSAMPLE, 32, 160))
+        th = int(np.clip(tile_h_img * CANVAS_OVERSAMPLE, 32 * detail, 160 * detail))
         scale = tile_h_img / th
         tkit = TileKit(tile_set(int(rng.integers(TILE_STYLES))), th)
         piece_h = float(th)
@@ -150,7 +160,7 @@ def render_scene(
     add_distractors(b, piece_h, (6 * piece_h, 4 * piece_h))
 
     camera = _camera(rng, b.placements, image_size, scale)
-    origin, canvas_size = _canvas_bounds(camera, image_size)
+    origin, canvas_size = _canvas_bounds(camera, image_size, MAX_CANVAS * detail)
     surface, background = table_surface(rng, *canvas_size)
     light = (float(rng.normal(0.6, 0.8)), float(rng.normal(1.0, 0.8)))
     comp = paint(background, origin, b.placements, camera, light)
@@ -158,9 +168,13 @@ def render_scene(
     clean = cv2.warpPerspective(
         comp.canvas, to_image, image_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT101
     )
-    image, effects = photo(rng, clean, lambda: _glossy(comp, b.placements, to_image, image_size))
+    image, effects = photo(
+        rng, clean, lambda: _glossy(comp, b.placements, to_image, image_size), detail
+    )
     quality = int(rng.integers(30, 96))
-    labels, pieces = _labels_and_pieces(comp, b.placements, camera, origin, image_size)
+    labels, pieces = _labels_and_pieces(
+        comp, b.placements, camera, origin, image_size, MIN_LABEL_PX * detail
+    )
     truth = {
         "width": image_size[0],
         "height": image_size[1],
@@ -217,14 +231,14 @@ def _camera(
 
 
 def _canvas_bounds(
-    camera: Camera, image_size: tuple[int, int]
+    camera: Camera, image_size: tuple[int, int], max_canvas: float = MAX_CANVAS
 ) -> tuple[tuple[float, float], tuple[int, int]]:
     w, h = image_size
     corners = camera.unproject(np.array([(0, 0), (w, 0), (w, h), (0, h)], float))
     x0, y0 = corners.min(axis=0) - 16
     x1, y1 = corners.max(axis=0) + 16
     centre = camera.unproject(np.array([(w / 2, h / 2)], float))[0]
-    half = MAX_CANVAS / 2
+    half = max_canvas / 2
     x0, x1 = max(x0, centre[0] - half), min(x1, centre[0] + half)
     y0, y1 = max(y0, centre[1] - half), min(y1, centre[1] + half)
     return (math.floor(x0), math.floor(y0)), (math.ceil(x1 - x0), math.ceil(y1 - y0))
@@ -266,6 +280,7 @@ def _labels_and_pieces(
     camera: Camera,
     origin: tuple[float, float],
     image_size: tuple[int, int],
+    min_label_px: float = MIN_LABEL_PX,
 ) -> tuple[list[SceneLabel], list[dict[str, Any]]]:
     labels: list[SceneLabel] = []
     pieces: list[dict[str, Any]] = []
@@ -294,7 +309,7 @@ def _labels_and_pieces(
                     round(float(x1), 2),
                     round(float(y1), 2),
                 )
-            big = bbox is not None and min(bbox[2] - bbox[0], bbox[3] - bbox[1]) >= MIN_LABEL_PX
+            big = bbox is not None and min(bbox[2] - bbox[0], bbox[3] - bbox[1]) >= min_label_px
             readable = bool(vis >= READABLE_FRACTION and inside >= READABLE_FRACTION and big)
             regions.append(
                 {

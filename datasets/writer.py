@@ -45,6 +45,7 @@ class SynthJob:
     scheme: ClassScheme
     crops: bool
     decks: tuple[DeckSource, ...] | None
+    framing: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,7 @@ def crop(
 
 
 def render_one(job: SynthJob, out: Path, index: int) -> WrittenImage:
-    scene = render_scene(image_seed(job.seed, index), job.kind, job.size, job.decks)
+    scene = render_scene(image_seed(job.seed, index), job.kind, job.size, job.decks, job.framing)
     name = f"{index:06d}"
     split = split_of(index)
     ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
@@ -193,14 +194,17 @@ def generate(
     crops: bool = False,
     progress: bool = True,
     decks: tuple[DeckSource, ...] | None = None,
+    framing: int | None = None,
 ) -> list[WrittenImage]:
     """Render ``count`` images into ``out``; returns what was written, in index order.
 
-    ``decks`` limits the card decks used (default: every installed deck).
+    ``decks`` limits the card decks used (default: every installed deck); ``framing`` frames
+    each scene as a photo of that long side would and renders it at ``size`` (see
+    :func:`datasets.scene.render_scene`).
     """
     if decks is None and kind is not SceneKind.TILES:
         decks = require_art()
-    job = SynthJob(kind, seed, size, scheme, crops, decks)
+    job = SynthJob(kind, seed, size, scheme, crops, decks, framing)
     prepare(out, scheme)
     results: list[WrittenImage] = []
     for done in _run(job, out, count, workers):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from datasets.effects import photo
 
@@ -42,3 +43,25 @@ def test_the_record_names_the_blur_the_photo_shows() -> None:
     assert len(steps["sharp"]) >= 5 and len(steps["blurred"]) >= 5
     # a sharp edge jumps in one pixel; a blurred one spreads the jump over several
     assert max(steps["blurred"]) < min(steps["sharp"])
+
+
+def test_a_finer_photo_of_the_same_scene_blurs_over_more_pixels() -> None:
+    """``detail`` 2 (the same scene at twice the pixels) draws the same effects, with the lens
+    and motion blur twice as many pixels long, and spreads an edge over twice the pixels."""
+    board, fine_board = _checkerboard(8, 256), _checkerboard(16, 512)
+    compared = 0
+    for seed in range(60):
+        image, done = photo(np.random.default_rng(seed), board, lambda: np.zeros((128, 128)))
+        fine, fine_done = photo(
+            np.random.default_rng(seed), fine_board, lambda: np.zeros((256, 256)), 2.0
+        )
+        assert fine_done["blur_sigma"] == pytest.approx(2 * done["blur_sigma"], abs=0.002)
+        assert fine_done["motion_px"] == 2 * done["motion_px"]
+        assert fine_done["noise_sigma"] == done["noise_sigma"]
+        if done["motion_px"] == 0 and done["blur_sigma"] > 0.8:
+            # the edge across one pixel of the coarse photo matches two of the fine one's
+            coarse_step = _edge_step(image)
+            fine_step = _edge_step(fine[::2, ::2])
+            assert fine_step == pytest.approx(coarse_step, abs=0.12)
+            compared += 1
+    assert compared >= 5

@@ -147,3 +147,36 @@ def test_pixel_check_catches_a_covered_corner(card_scenes: list[Scene]) -> None:
                 fractions.append(float((diff <= 40).mean()))
     assert fractions, "expected hidden corners in a Burraco table"
     assert np.median(fractions) < 0.8
+
+
+@pytest.mark.parametrize("kind", [SceneKind.CARDS, SceneKind.TILES])
+def test_framing_renders_the_same_table_finer(
+    kind: SceneKind, decks: tuple[DeckSource, ...]
+) -> None:
+    """A scene framed as a 640 px photo and rendered at 1280 holds the same pieces and melds
+    as the 640 px photo, each twice as many pixels across; the lens blur doubles with them."""
+    for seed in range(3):
+        small = render_scene(seed, kind, (640, 480), decks if kind is SceneKind.CARDS else None)
+        fine = render_scene(
+            seed, kind, (1280, 960), decks if kind is SceneKind.CARDS else None, framing=640
+        )
+        assert fine.image.shape[:2] == (960, 1280)
+        assert fine.truth["melds"] == small.truth["melds"]
+        assert fine.truth["camera"]["index_px"] == pytest.approx(
+            2 * small.truth["camera"]["index_px"], abs=0.11
+        )
+        faces_small = sorted(p["code"] for p in small.truth["pieces"])
+        faces_fine = sorted(p["code"] for p in fine.truth["pieces"])
+        assert faces_fine == faces_small
+        # the same readable pieces are labelled, each about twice as tall
+        assert abs(len(fine.labels) - len(small.labels)) <= max(1, len(small.labels) // 20)
+        tall_small = np.median([b.box[3] - b.box[1] for b in small.labels])
+        tall_fine = np.median([b.box[3] - b.box[1] for b in fine.labels])
+        assert 1.8 < tall_fine / tall_small < 2.2
+    # without framing the size alone decides nothing about the pieces' pixels (as before)
+    wide = render_scene(0, kind, (1280, 960), decks if kind is SceneKind.CARDS else None)
+    assert wide.truth["camera"]["index_px"] == pytest.approx(
+        render_scene(0, kind, (640, 480), decks if kind is SceneKind.CARDS else None).truth[
+            "camera"
+        ]["index_px"]
+    )

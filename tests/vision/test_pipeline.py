@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from vision.train.pipeline import HELD_OUT, SYNTHETIC, generated_sets, parse_phase, phase_suffix
+from vision.train.pipeline import (
+    HELD_OUT,
+    PHONE_HELD_OUT,
+    SYNTHETIC,
+    generated_sets,
+    parse_phase,
+    phase_suffix,
+)
 
 
 def test_the_held_out_scenes_share_no_folder_or_seed_with_the_training_sets() -> None:
@@ -17,6 +24,9 @@ def test_the_held_out_scenes_share_no_folder_or_seed_with_the_training_sets() ->
     assert [s[0] for s in trained] == list(SYNTHETIC) and held == list(HELD_OUT)
     assert {s[3] for s in held}.isdisjoint(s[3] for s in trained)
     assert {s[1] for s in held} == {"cards", "tiles"}  # a test set of each kind
+    # the phone-sized test sets are the held-out tables again, finer: same kinds, counts, seeds
+    assert [s[1:] for s in PHONE_HELD_OUT] == [s[1:] for s in HELD_OUT]
+    assert {s[0] for s in PHONE_HELD_OUT}.isdisjoint(s[0] for s in sets)
 
 
 def test_a_plain_phase_has_no_options_and_keeps_its_run_name() -> None:

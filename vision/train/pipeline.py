@@ -41,6 +41,16 @@ Larger than the val sets' tile scenes (30 photos each, where one illegible photo
 meld rate by 0.046)."""
 
 
+PHONE_HELD_OUT = (("test_cards_12mp", "cards", 200, 909), ("test_tiles_12mp", "tiles", 200, 808))
+"""The held-out tables again (``HELD_OUT``'s seeds: the same layouts, pieces and cameras; their
+own light and blur draws) photographed as a 12 MP phone takes them (made in session 19): 4032 px
+long, framed as the 1280 px scenes, so every piece and blur is 3.15 times as many pixels. The
+1280 px scenes are phone photos shrunk threefold; the scanner reads a phone's photo decoded at
+half size (2016 px), so these measure what a player's photo gives it."""
+PHONE_SIZE = 4032
+PHONE_FRAMING = 1280
+
+
 def generated_sets(cards: int, tiles: int) -> tuple[tuple[str, str, int, int], ...]:
     """(folder, kind, scenes, seed) of every generated set: ``SYNTHETIC``, then ``HELD_OUT``."""
     return (
@@ -61,6 +71,14 @@ def generate(cards: int, tiles: int, workers: int) -> None:
             _meldcam(
                 "synth", "--kind", kind, "--count", str(count), "--out", str(out),
                 "--seed", str(seed), "--scheme", "pieces", "--workers", str(workers),
+            )  # fmt: skip
+    for name, kind, count, seed in PHONE_HELD_OUT:
+        out = DATA / name
+        if not (out / "data.yaml").exists():
+            _meldcam(
+                "synth", "--kind", kind, "--count", str(count), "--out", str(out),
+                "--seed", str(seed), "--scheme", "pieces", "--workers", str(workers),
+                "--size", str(PHONE_SIZE), "--framing", str(PHONE_FRAMING),
             )  # fmt: skip
     if not (DATA / "real" / "data.yaml").exists():
         _meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
@@ -278,6 +296,11 @@ def evaluate_stage(cache: Path | None = None) -> dict[str, object]:
     # held out from everything (HELD_OUT): every scene scored
     runs |= {
         f"synthetic_{kind}_test": (DATA / name, kind, "all", 0) for name, kind, _, _ in HELD_OUT
+    }
+    # the same held-out tables as a 12 MP phone photographs them (PHONE_HELD_OUT)
+    runs |= {
+        f"synthetic_{kind}_test_12mp": (DATA / name, kind, "all", 0)
+        for name, kind, _, _ in PHONE_HELD_OUT
     }
     metrics: dict[str, object] = {}
     for name, (src, kind, split, turns) in runs.items():
