@@ -37,6 +37,14 @@ class Truth:
     unscored_uids: tuple[tuple[int, ...], ...] = ()
     """The melds left out of ``melds``: a piece of each is labelled nowhere (hidden under
     another, or too little of its index shows), so no reading of it is scored."""
+    partly: tuple[TruthBox, ...] = ()
+    """Corners and tile faces the photo shows in part, left unlabelled: at least
+    ``PARTLY_VISIBLE`` of the region on top and half of it inside the photo, but too little
+    (or too small) to be asked of the scanner. A reading of one with its code is neither right
+    nor wrong (``meldcam eval``)."""
+
+
+PARTLY_VISIBLE = 0.25
 
 
 def read_synth_truth(path: Path) -> Truth:
@@ -69,6 +77,13 @@ def read_synth_truth(path: Path) -> Truth:
             facings.append(facing(up.get(u, math.nan) for u in ids))
         else:
             unscored.append(ids)
+    partly = tuple(
+        TruthBox(str(p["code"]), p.get("kind") == "tile", tuple(r["box"]), int(p["uid"]))
+        for p in data.get("pieces", [])
+        if int(p["uid"]) not in readable
+        for r in p.get("regions", [])
+        if r.get("box") is not None and r["visible"] >= PARTLY_VISIBLE and r["inside"] >= 0.5
+    )
     return Truth(
         path.parent.parent / data["image"],
         boxes,
@@ -78,6 +93,7 @@ def read_synth_truth(path: Path) -> Truth:
         tuple(facings),
         areas,
         tuple(unscored),
+        partly,
     )
 
 
@@ -112,17 +128,18 @@ def turn_truth(truth: Truth, turns: int, width: int, height: int) -> Truth:
     """The truth of a ``width`` x ``height`` photo turned ``turns`` quarter turns
     counter-clockwise (as ``np.rot90``): its boxes move with the photo, and a meld that faced
     the photographer (the bottom edge) faces the edge that bottom went to."""
-    boxes = list(truth.boxes)
+    boxes, partly = list(truth.boxes), list(truth.partly)
     w, h = width, height
     for _ in range(turns % 4):
         # a quarter turn counter-clockwise takes (x, y) to (y, w - x); the photo becomes h x w
         boxes = [replace(b, box=(b.box[1], w - b.box[2], b.box[3], w - b.box[0])) for b in boxes]
+        partly = [replace(b, box=(b.box[1], w - b.box[2], b.box[3], w - b.box[0])) for b in partly]
         w, h = h, w
     facings = tuple(
         None if side is None else FACINGS[(FACINGS.index(side) - turns) % 4]
         for side in truth.meld_facing
     )
-    return replace(truth, boxes=tuple(boxes), meld_facing=facings)
+    return replace(truth, boxes=tuple(boxes), partly=tuple(partly), meld_facing=facings)
 
 
 def truth_arrays(truth: Truth) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:

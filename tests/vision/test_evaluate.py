@@ -163,3 +163,75 @@ def test_synthetic_truth_keeps_the_melds_it_cannot_score_apart(tmp_path: Path) -
     truth = read_synth_truth(tmp_path / "truth" / "x.json")
     assert truth.melds == (("5H", "6H", "7H"),)
     assert truth.unscored_uids == ((1, 2, 3),)  # uid 3 is labelled nowhere
+
+
+def test_a_piece_read_right_where_the_photo_shows_it_only_in_part_counts_neither_way() -> None:
+    """A corner half hidden is not asked of the scanner (unlabelled); reading it with its own
+    code is no false positive, reading it as another code still is."""
+    truth = replace(_truth(), partly=(TruthBox("8H", False, _box(5), 5),))
+    report = Report("cards")
+    report.add(truth, _scan(["5H", "6H", "7H", "9C", "KD", "8H"], [[0, 1, 2]]))
+    assert report.overall == (1.0, 1.0, 1.0) and report.partly_seen == 1
+    assert report.to_json()["partly_seen"] == 1
+    wrong = Report("cards")
+    wrong.add(truth, _scan(["5H", "6H", "7H", "9C", "KD", "8D"], [[0, 1, 2]]))
+    assert wrong.overall[0] == pytest.approx(5 / 6) and wrong.partly_seen == 0
+    # a right code elsewhere (on no partly seen piece) is a false positive as before
+    away = Report("cards")
+    away.add(truth, _scan(["5H", "6H", "7H", "9C", "KD", "8H"], [[0, 1, 2]], at=[0, 1, 2, 3, 4, 7]))
+    assert away.overall[0] == pytest.approx(5 / 6) and away.partly_seen == 0
+
+
+def test_synthetic_truth_keeps_the_regions_it_shows_in_part(tmp_path: Path) -> None:
+    import json
+
+    from vision.truth import read_synth_truth
+
+    def region(visible: float, inside: float, box: list[float] | None) -> dict[str, object]:
+        return {"name": "tl", "visible": visible, "inside": inside, "box": box}
+
+    label = {"code": "5H", "piece_kind": "card", "uid": 0, "box": [0, 0, 10, 10]}
+    square = [[0, 0], [10, 0], [10, 10], [0, 10]]
+    pieces = [
+        {
+            "uid": 0,
+            "code": "5H",
+            "kind": "card",
+            "polygon": square,
+            "regions": [region(1.0, 1.0, [0, 0, 10, 10])],
+        },
+        {
+            "uid": 1,
+            "code": "6H",
+            "kind": "card",
+            "polygon": square,
+            "regions": [region(0.6, 1.0, [20, 0, 30, 10])],
+        },
+        {
+            "uid": 2,
+            "code": "7H",
+            "kind": "card",
+            "polygon": square,
+            "regions": [region(0.1, 1.0, [40, 0, 50, 10])],
+        },
+        {
+            "uid": 3,
+            "code": "8H",
+            "kind": "card",
+            "polygon": square,
+            "regions": [region(0.9, 0.2, [60, 0, 62, 10])],
+        },
+        {
+            "uid": 4,
+            "code": "9H",
+            "kind": "card",
+            "polygon": square,
+            "regions": [region(0.9, 1.0, None)],
+        },
+    ]
+    data = {"image": "images/val/x.jpg", "labels": [label], "pieces": pieces, "melds": []}
+    (tmp_path / "truth").mkdir()
+    (tmp_path / "truth" / "x.json").write_text(json.dumps(data))
+    truth = read_synth_truth(tmp_path / "truth" / "x.json")
+    # the labelled piece is not "partly"; mostly hidden, mostly outside, or boxless are not
+    assert truth.partly == (TruthBox("6H", False, (20, 0, 30, 10), 1),)
