@@ -170,3 +170,32 @@ def test_the_truth_says_which_side_each_meld_faces(
             assert (FACINGS.index(a) - FACINGS.index(b)) % 4 == 2, (a, b)
             pairs += 1
     assert pairs >= 4, pairs  # enough tables with both sides to mean something
+
+
+def test_synth_cli_renders_a_framed_scene_finer_and_refuses_a_tiny_framing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--framing`` renders the scene of a smaller photo at ``--size``; a framing under 64 px
+    is refused, naming it, and nothing is written."""
+    import argparse
+    import json
+
+    from datasets import cli
+
+    parser = argparse.ArgumentParser()
+    cli.add_synth_parser(parser.add_subparsers(dest="command"))
+
+    def synth(out: Path, *extra: str) -> int:
+        base = ["synth", "--kind", "tiles", "--count", "1", "--out", str(out), "--workers", "1"]
+        args = parser.parse_args([*base, *extra])
+        return int(args.func(args))
+
+    assert synth(tmp_path / "bad", "--size", "640", "--framing", "32") == cli.EXIT_BAD_INPUT
+    assert "--framing" in capsys.readouterr().err and not (tmp_path / "bad").exists()
+    assert synth(tmp_path / "small", "--size", "320") == cli.EXIT_OK
+    assert synth(tmp_path / "fine", "--size", "640", "--framing", "320") == cli.EXIT_OK
+    small = json.loads((tmp_path / "small" / "truth" / "000000.json").read_text())
+    fine = json.loads((tmp_path / "fine" / "truth" / "000000.json").read_text())
+    assert (fine["width"], fine["height"]) == (640, 480)
+    assert fine["camera"]["index_px"] == pytest.approx(2 * small["camera"]["index_px"], abs=0.11)
+    assert fine["melds"] == small["melds"]  # the same table
