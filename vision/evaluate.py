@@ -6,7 +6,7 @@ positive and once as a false negative. Boxes are matched by IoU only to list the
 and to set aside a scanned piece that lies on a piece the photo shows only in part (a corner
 25-85 % visible, which the truth does not label and so does not ask for) and reads as that
 piece: right, but not asked for, it counts neither way (``partly_seen``; session 19: 301 such on
-`test_cards`, whose card precision read 0.835 with them counted false, 0.886 without).
+`test_cards`, whose card precision read 0.835 with them counted false, 0.885 without).
 Meld exact match: a true meld counts when one predicted meld has the same codes in the same
 order (or reversed); meld precision: the share of predicted melds that are a true meld so,
 leaving out the predicted melds that lie on a true meld the truth does not score (a piece of
