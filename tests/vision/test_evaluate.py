@@ -187,47 +187,20 @@ def test_synthetic_truth_keeps_the_regions_it_shows_in_part(tmp_path: Path) -> N
 
     from vision.truth import read_synth_truth
 
-    def region(visible: float, inside: float, box: list[float] | None) -> dict[str, object]:
-        return {"name": "tl", "visible": visible, "inside": inside, "box": box}
+    def piece(
+        uid: int, code: str, visible: float, inside: float, box: list[float] | None
+    ) -> dict[str, object]:
+        region = {"name": "tl", "visible": visible, "inside": inside, "box": box}
+        square = [[0, 0], [10, 0], [10, 10], [0, 10]]
+        return {"uid": uid, "code": code, "kind": "card", "polygon": square, "regions": [region]}
 
     label = {"code": "5H", "piece_kind": "card", "uid": 0, "box": [0, 0, 10, 10]}
-    square = [[0, 0], [10, 0], [10, 10], [0, 10]]
     pieces = [
-        {
-            "uid": 0,
-            "code": "5H",
-            "kind": "card",
-            "polygon": square,
-            "regions": [region(1.0, 1.0, [0, 0, 10, 10])],
-        },
-        {
-            "uid": 1,
-            "code": "6H",
-            "kind": "card",
-            "polygon": square,
-            "regions": [region(0.6, 1.0, [20, 0, 30, 10])],
-        },
-        {
-            "uid": 2,
-            "code": "7H",
-            "kind": "card",
-            "polygon": square,
-            "regions": [region(0.1, 1.0, [40, 0, 50, 10])],
-        },
-        {
-            "uid": 3,
-            "code": "8H",
-            "kind": "card",
-            "polygon": square,
-            "regions": [region(0.9, 0.2, [60, 0, 62, 10])],
-        },
-        {
-            "uid": 4,
-            "code": "9H",
-            "kind": "card",
-            "polygon": square,
-            "regions": [region(0.9, 1.0, None)],
-        },
+        piece(0, "5H", 1.0, 1.0, [0, 0, 10, 10]),
+        piece(1, "6H", 0.6, 1.0, [20, 0, 30, 10]),
+        piece(2, "7H", 0.1, 1.0, [40, 0, 50, 10]),
+        piece(3, "8H", 0.9, 0.2, [60, 0, 62, 10]),
+        piece(4, "9H", 0.9, 1.0, None),
     ]
     data = {"image": "images/val/x.jpg", "labels": [label], "pieces": pieces, "melds": []}
     (tmp_path / "truth").mkdir()
