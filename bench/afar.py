@@ -14,27 +14,15 @@ them), F1 and milliseconds per photo.
 from __future__ import annotations
 
 import argparse
-import io
 import time
 from collections import Counter
 from pathlib import Path
-
-from PIL import Image
 
 from datasets.realdata import fan_cards, table_from_afar
 from vision.scanner import Scanner
 
 ROOT = Path(__file__).resolve().parents[1]
 FANS = ROOT.parent / "shared" / "realdata" / "card-fans"
-
-
-def turned(jpeg: bytes, turns: int) -> bytes:
-    if turns == 0:
-        return jpeg
-    with Image.open(io.BytesIO(jpeg)) as image:
-        out = io.BytesIO()
-        image.rotate(90 * turns, expand=True).save(out, "JPEG", quality=90)
-    return out.getvalue()
 
 
 def main() -> int:
@@ -50,9 +38,9 @@ def main() -> int:
     for n in (int(t) for t in args.tiles.split(",")):
         photos = []
         for image, cards in fans:
-            whole = table_from_afar(image, n, (4000, 3000))
             truth = Counter({code: k * n * n for code, k in cards.items()})
-            photos += [(turned(whole, t), truth) for t in range(args.turns)]
+            turned = (table_from_afar(image, n, (4000, 3000), t) for t in range(args.turns))
+            photos += [(jpeg, truth) for jpeg in turned]
         for setting in (int(s) for s in args.settings.split(",")):
             scanner = Scanner.load(args.models, max_imgsz=setting)
             right = false = missed = 0

@@ -70,9 +70,7 @@ def white_balance(rng: np.random.Generator) -> np.ndarray:
 
 def motion_kernel(rng: np.random.Generator, detail: float = 1.0) -> np.ndarray:
     """A straight smear of 3-9 px (times ``detail``) in any direction."""
-    length = int(rng.integers(3, 10))
-    if detail != 1.0:
-        length = max(3, round(length * detail))
+    length = max(3, round(int(rng.integers(3, 10)) * detail))
     k = np.zeros((length, length), np.float32)
     a = rng.uniform(0, np.pi)
     c = (length - 1) / 2

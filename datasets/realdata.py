@@ -208,11 +208,11 @@ def import_real(
     )
 
 
-def table_from_afar(image: Path, n: int, size: tuple[int, int]) -> bytes:
+def table_from_afar(image: Path, n: int, size: tuple[int, int], turns: int = 0) -> bytes:
     """A phone JPEG (quality 90) of ``size`` filled with ``n`` x ``n`` copies of a real photo,
     each stretched to 1/n of the frame: its pieces n times smaller, a stand-in for a table
     photographed from afar (no real photo here shows a whole table). ``n`` 1 is the photo
-    itself, stretched to ``size``."""
+    itself, stretched to ``size``. Turned ``turns`` quarter turns counter-clockwise."""
     import io
 
     from PIL import Image
@@ -225,7 +225,7 @@ def table_from_afar(image: Path, n: int, size: tuple[int, int]) -> bytes:
         for j in range(n):
             table.paste(one, (i * one.width, j * one.height))
     out = io.BytesIO()
-    table.save(out, "JPEG", quality=90)
+    table.rotate(90 * turns, expand=True).save(out, "JPEG", quality=90)
     return out.getvalue()
 
 

@@ -165,6 +165,13 @@ def test_a_table_from_afar_is_the_photo_tiled_n_by_n(tmp_path: Path) -> None:
     for x0 in (0, 60):
         for y0 in (0, 40):
             assert pixels[y0 + 20, x0 + 10, 0] > 150 and pixels[y0 + 20, x0 + 50, 0] < 60
+    # turned a quarter counter-clockwise: the red left halves are now the bottom halves
+    with Image.open(io.BytesIO(table_from_afar(tmp_path / "p.png", 2, (120, 80), 1))) as table:
+        assert table.size == (80, 120)
+        turned = np.asarray(table.convert("RGB")).astype(int)
+    for y0 in (0, 60):
+        for x0 in (0, 40):
+            assert turned[y0 + 50, x0 + 20, 0] > 150 and turned[y0 + 10, x0 + 20, 0] < 60
 
 
 def test_a_photo_in_a_phone_frame_fills_its_height_undistorted(tmp_path: Path) -> None:

@@ -64,21 +64,18 @@ def generated_sets(cards: int, tiles: int) -> tuple[tuple[str, str, int, int], .
 
 
 def generate(cards: int, tiles: int, workers: int) -> None:
-    """The synthetic scenes (pieces scheme), the held-out test scenes and the real photos, once."""
-    for name, kind, count, seed in generated_sets(cards, tiles):
+    """The synthetic scenes (pieces scheme), the held-out test scenes (also at 12 MP) and the
+    real photos, once."""
+    phone = ("--size", str(PHONE_SIZE), "--framing", str(PHONE_FRAMING))
+    for (name, kind, count, seed), extra in [
+        *((s, ()) for s in generated_sets(cards, tiles)),
+        *((s, phone) for s in PHONE_HELD_OUT),
+    ]:
         out = DATA / name
         if not (out / "data.yaml").exists():
             _meldcam(
                 "synth", "--kind", kind, "--count", str(count), "--out", str(out),
-                "--seed", str(seed), "--scheme", "pieces", "--workers", str(workers),
-            )  # fmt: skip
-    for name, kind, count, seed in PHONE_HELD_OUT:
-        out = DATA / name
-        if not (out / "data.yaml").exists():
-            _meldcam(
-                "synth", "--kind", kind, "--count", str(count), "--out", str(out),
-                "--seed", str(seed), "--scheme", "pieces", "--workers", str(workers),
-                "--size", str(PHONE_SIZE), "--framing", str(PHONE_FRAMING),
+                "--seed", str(seed), "--scheme", "pieces", "--workers", str(workers), *extra,
             )  # fmt: skip
     if not (DATA / "real" / "data.yaml").exists():
         _meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
