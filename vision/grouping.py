@@ -15,7 +15,8 @@
    which ends its chain or lies alone, are one card; so are two whose read up angles are half
    a turn apart with each at the other's down-right diagonal (a card's two printed indexes).
    Two identical cards of two decks lying in one meld are in the same chain, so they are never
-   merged. Where the up angles say so, two corners are one card even when they were read as
+   merged. Two corners read the same way up (within ``SAME_WAY_DEG``) are never one card's
+   two indexes, which are printed half a turn apart (session 20). Where the up angles say so, two corners are one card even when they were read as
    different codes, if their readings agree (``MERGE_AGREE``); the scanner reads the card by the
    product of both. Session 16, on the scanner's pieces of the synthetic card scenes (`syn_cards`,
    `syn_cards3` val, `test_cards`): 140 cards were shown twice, 91 of them by two corners read as
@@ -263,9 +264,10 @@ def merge_corners(
     The corners are chained first; two corners of one code are one card when they lie in
     different chains, at a card's diagonal apart, and either one of them ends its chain or is
     alone, or their up angles (``up``, radians, NaN where unread) say so: half a turn apart,
-    each lying at the other's down-right diagonal. (Up angles are only used to merge: letting
-    them also veto merges cost 0.009 F1 on synthetic two-deck tables, where a misread angle
-    then splits a card; merging by them gained 0.009 on the real card fans.) Where the up angles
+    each lying at the other's down-right diagonal. (Up angles that are merely not opposite do not
+    veto a merge: that cost 0.009 F1 on synthetic two-deck tables, where a misread angle then
+    splits a card; merging by them gained 0.009 on the real card fans. Two corners read the
+    same way up, within ``SAME_WAY_DEG``, are two cards.) Where the up angles
     say so, two corners are also one card when they lie in one chain, or when their codes differ
     but their readings (``faces``, probabilities per face) agree by ``MERGE_AGREE``.
     """
@@ -304,6 +306,8 @@ def merge_corners(
             if not same and (faces is None or float(faces[i] @ faces[j]) < MERGE_AGREE):
                 continue
             oriented = _diagonal_pair(centres, up, i, j)
+            if not oriented and _same_way(up, codes, i, j):
+                continue
             if (chain_of[i] == chain_of[j] or not same) and not oriented:
                 # two identical cards of two decks in one meld face one way, in one chain
                 continue
@@ -359,6 +363,28 @@ def _upright_in_chain(up: np.ndarray | None, chain_of: np.ndarray, i: int, j: in
     if off[1] <= UPRIGHT_TOL_DEG < 180 - UPRIGHT_TOL_DEG <= off[0]:
         return j
     return None
+
+
+SAME_WAY_DEG = 30.0
+"""Two same-code corners read within this of the same way up are two cards, never one card's
+two indexes (printed half a turn apart), whatever their places say (session 20). Two decks put
+two identical cards in neighbouring melds, where one may lie at the other's diagonal and end its
+fan, as a card's far corner would. Cached readings, melds read exactly (`syn_cards`,
+`syn_cards3` val, `test_cards`, `test_cards_12mp`): 135 / 343 / 447 / 500 -> 135 / 345 / 451 /
+504 at 30 degrees (60 and 90: the same melds, card F1 0.0001-0.0004 lower); the real fans as
+taken and turned read the same cards."""
+
+
+def _same_way(up: np.ndarray | None, codes: Sequence[str], i: int, j: int) -> bool:
+    """Whether corners ``i`` and ``j`` are read the same way up (:data:`SAME_WAY_DEG`); a
+    joker's read way up is not trusted."""
+    if up is None or codes[i] in JOKER_UP_UNKNOWN:
+        return False
+    a, b = float(up[i]), float(up[j])
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return False
+    turn = (a - b + math.pi) % (2 * math.pi) - math.pi
+    return abs(math.degrees(turn)) < SAME_WAY_DEG
 
 
 def _diagonal_pair(centres: np.ndarray, up: np.ndarray | None, i: int, j: int) -> bool:

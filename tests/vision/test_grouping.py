@@ -171,10 +171,15 @@ def test_a_card_seen_by_both_corners_joins_the_fan_it_faces_with() -> None:
     assert (2, 3) in g.pieces
     melds = [[g.pieces[p][0] for p in m] for m in g.melds]
     assert sorted(melds) == [[0, 1, 2], [4, 5, 6]] or sorted(melds) == [[0, 1, 2], [6, 5, 4]]
-    # read the same way up as the second fan, the angles cannot tell: the longer fan takes it
+    # read the same way up as the first fan's 7H, it is no far corner of that card but a
+    # second 7H (two decks), heading the second fan
     g = _far_corner_ending_another_fan(0.0)
+    assert len(g.pieces) == 7 and (2, 3) not in g.pieces
     melds = [[g.pieces[p][0] for p in m] for m in g.melds]
     assert [3, 4, 5, 6] in melds or [6, 5, 4, 3] in melds
+    # angles not read (NaN): the places alone say one card, shown by the longer fan's corner
+    g = _far_corner_ending_another_fan(np.nan)
+    assert (3, 2) in g.pieces
 
 
 def test_same_up_angles_keep_two_identical_cards_of_two_decks_apart() -> None:
