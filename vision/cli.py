@@ -122,6 +122,11 @@ def _describe(result: Any) -> str:
     if result.uncertain:
         codes = " ".join(result.pieces[i].code for i in result.uncertain)
         lines.append(f"  uncertain: {codes}")
+    if result.shaken:
+        lines.append(
+            f"  the photo looks shaken (shake {result.shake:.2f}): pieces may be misread or "
+            "missed; hold the phone still and take it again"
+        )
     return "\n".join(lines)
 
 

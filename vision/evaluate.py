@@ -64,6 +64,11 @@ class Report:
     melds_found_true: int = 0
     melds_found_unscored: int = 0
     partly_seen: int = 0
+    shaken: int = 0
+    """Photos the scanner reported shaken (:attr:`ScanResult.shaken`)."""
+    shaken_melds: int = 0
+    shaken_exact: int = 0
+    """True melds on those photos, and how many of them were read exactly."""
     meld_losses: Counter[str] = field(default_factory=Counter)
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
@@ -71,6 +76,7 @@ class Report:
 
     def add(self, truth: Truth, result: ScanResult, dedupe_truth: bool = False) -> None:
         self.photos += 1
+        self.shaken += result.shaken
         true = Counter(set(truth.pieces)) if dedupe_truth else Counter(truth.pieces)
         # scanned piece -> the true piece under it, for the melds' losses and the areas
         on = _match_uids(truth, result) if truth.melds or truth.areas or truth.partly else {}
@@ -92,6 +98,9 @@ class Report:
                 found[codes] = found[codes[::-1]] = meld.facing
             self.melds_true += len(truth.melds)
             self.melds_exact += sum(m in found for m in truth.melds)
+            if result.shaken:
+                self.shaken_melds += len(truth.melds)
+                self.shaken_exact += sum(m in found for m in truth.melds)
             true_melds = set(truth.melds) | {m[::-1] for m in truth.melds}
             unscored = [set(uids) for uids in truth.unscored_uids]
             for m in result.melds:
@@ -158,6 +167,11 @@ class Report:
             ),
             "melds_found_unscored": self.melds_found_unscored,
             "partly_seen": self.partly_seen,
+            "shaken": {
+                "photos": self.shaken,
+                "melds": self.shaken_melds,
+                "melds_exact": self.shaken_exact,
+            },
             "meld_losses": {k: self.meld_losses[k] for k in LOSSES if self.meld_losses[k]},
             "loose_in_melds": {
                 area: {"found": n, "in_melds": self.loose_in_melds[area]}
@@ -201,6 +215,17 @@ class Report:
                 + (
                     f" ({self.melds_found_unscored} more lie on unscored true melds)"
                     if self.melds_found_unscored
+                    else ""
+                )
+            )
+        if self.shaken:
+            lines.append(
+                f"photos reported shaken: {self.shaken}"
+                + (
+                    f" (melds read exactly on them {self.shaken_exact}/{self.shaken_melds}, on "
+                    f"the others {self.melds_exact - self.shaken_exact}/"
+                    f"{self.melds_true - self.shaken_melds})"
+                    if self.shaken_melds
                     else ""
                 )
             )
@@ -355,7 +380,8 @@ class ReadingCache:
                 )
                 timing = dict(zip(data["stages"].tolist(), data["ms"].tolist(), strict=True))
                 width, height = (int(v) for v in data["size"])
-                return Reading(dets, ScanKind(str(data["kind"])), width, height, timing)
+                kind = ScanKind(str(data["kind"]))
+                return Reading(dets, kind, width, height, timing, float(data["shake"]))
         reading = self.scanner.read(pixels, kind, path=str(photo))
         self.folder.mkdir(parents=True, exist_ok=True)
         part = file.with_suffix(".part.npz")
@@ -364,6 +390,7 @@ class ReadingCache:
             part, xyxy=d.xyxy, confidence=d.confidence, coarse=d.coarse, faces=d.faces, up=d.up,
             kind=reading.kind.value, size=np.array([reading.width, reading.height]),
             stages=np.array(list(reading.timing)), ms=np.array(list(reading.timing.values())),
+            shake=reading.shake,
         )  # fmt: skip
         part.replace(file)  # a run killed while writing leaves no truncated reading behind
         return reading

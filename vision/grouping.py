@@ -12,19 +12,20 @@
    of their fan's step are one index boxed twice too (:func:`chain_twins`, session 17).
 1. **Corner merge** (cards): a card can show both of its corner indexes. Two boxes with the same
    code, in different chains (step 2), a card's diagonal apart (1.9 to 7.5 index sizes), one of
-   which ends its chain or lies alone, are one card; so are two whose read up angles are half
-   a turn apart with each at the other's down-right diagonal (a card's two printed indexes).
-   Two identical cards of two decks lying in one meld are in the same chain, so they are never
-   merged. Two corners read the same way up (within ``SAME_WAY_DEG``) are never one card's
-   two indexes, which are printed half a turn apart (session 20). Where the up angles say so, two corners are one card even when they were read as
-   different codes, if their readings agree (``MERGE_AGREE``); the scanner reads the card by the
-   product of both. Session 16, on the scanner's pieces of the synthetic card scenes (`syn_cards`,
-   `syn_cards3` val, `test_cards`): 140 cards were shown twice, 91 of them by two corners read as
-   different codes that the angles make one card's two indexes; merging those gave melds read
-   exactly 126 -> 127, 330 -> 331, 431 -> 435 (of 215, 477, 626; agreement 0.03-0.3 all within a
-   meld of this; cached readings, so gap filling unchanged). Merging boxes read differently as
-   twins (closer than ``TWIN_NEAR``) was measured too and lost melds (429 on `test_cards`):
-   neighbours in a tight fan lie that close.
+   which ends its chain or lies alone, are one card; so are two whose read up angles are half a
+   turn apart with each at the other's down-right diagonal (a card's two printed indexes). Two
+   identical cards of two decks lying in one meld are in the same chain, so they are never
+   merged. Two corners read the same way up (within ``SAME_WAY_DEG``) are never one card's two
+   indexes, which are printed half a turn apart (session 20). Where the up angles say so, two
+   corners are one card even when they were read as different codes, if their readings agree
+   (``MERGE_AGREE``); the scanner reads the card by the product of both. Session 16, on the
+   scanner's pieces of the synthetic card scenes (`syn_cards`, `syn_cards3` val, `test_cards`):
+   140 cards were shown twice, 91 of them by two corners read as different codes that the angles
+   make one card's two indexes; merging those gave melds read exactly 126 -> 127, 330 -> 331,
+   431 -> 435 (of 215, 477, 626; agreement 0.03-0.3 all within a meld of this; cached readings,
+   so gap filling unchanged). Merging boxes read differently as twins (closer than
+   ``TWIN_NEAR``) was measured too and lost melds (429 on `test_cards`): neighbours in a tight
+   fan lie that close.
 2. **Chains**: melds are straight fans or rows. Candidate links join pieces closer than
    ``LINK`` x their size; links are taken shortest first, each piece keeps at most two and a
    piece's two links must be nearly collinear (no corners), so rows on a rack or neighbouring

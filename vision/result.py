@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from scorer import Verdict
+from vision.quality import shaken
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,15 @@ class ScanResult:
     hands: tuple[tuple[int, ...], ...] = ()
     """Hands (indexes into pieces, in order): fanned cards, or the tiles on one tier of a rack;
     their pieces are also unassigned."""
+    shake: float = math.nan
+    """How much the hand moved while the photo was taken (:func:`vision.quality.shake`: 1 for
+    not at all, NaN where too few pieces could be measured)."""
+
+    @property
+    def shaken(self) -> bool:
+        """Whether the photo looks taken by a moving hand, enough to misread cards: worth
+        taking again."""
+        return shaken(self.shake, self.kind)
 
     @property
     def uncertain(self) -> tuple[int, ...]:
@@ -77,6 +88,8 @@ class ScanResult:
             "unassigned": list(self.unassigned),
             "hands": [list(h) for h in self.hands],
             "uncertain": list(self.uncertain),
+            "shaken": self.shaken,
+            "shake": None if math.isnan(self.shake) else round(self.shake, 2),
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }
 

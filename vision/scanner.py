@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -27,6 +28,7 @@ from vision.facing import facing
 from vision.gaps import fill_gaps
 from vision.light import balance, even_out, expose, for_detector
 from vision.photo import PhotoInput, read_photo
+from vision.quality import shake
 from vision.recogniser import OnnxClassifier
 from vision.repair import SURE, TOP_K, Choice, read_chain, tile_changes
 from vision.result import ScannedMeld, ScannedPiece, ScanResult
@@ -47,7 +49,16 @@ crops' pixels, limits such photos."""
 
 READ_CODE = tuple(
     Path(__file__).with_name(f"{name}.py")
-    for name in ("photo", "light", "detector", "detections", "crops", "recogniser", "gaps")
+    for name in (
+        "photo",
+        "light",
+        "detector",
+        "detections",
+        "crops",
+        "recogniser",
+        "gaps",
+        "quality",
+    )
 )
 """The code a photo is read by before grouping (:meth:`Scanner.read`), named in the scanner's
 fingerprint with its models and settings. Gap filling groups the corners it has to find where
@@ -215,8 +226,12 @@ class Scanner:
             dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
         t3 = time.perf_counter()
         timing["recognise"] = (t3 - t2) * 1000
+        moved = shake(image, dets.xyxy)
+        timing["shake"] = (time.perf_counter() - t3) * 1000
         sx, sy = photo_data.scale
-        return Reading(dets.scaled(sx, sy), kind, photo_data.width, photo_data.height, timing)
+        return Reading(
+            dets.scaled(sx, sy), kind, photo_data.width, photo_data.height, timing, moved
+        )
 
     def _read(
         self, image: np.ndarray, dets: Detections, kind: ScanKind
@@ -244,12 +259,14 @@ class Reading:
     width: int
     height: int
     timing: dict[str, float]
+    shake: float = math.nan
+    """How much the hand moved, read from the pieces' edges (:func:`vision.quality.shake`)."""
 
     def assemble(self, rules: Rules | None = None, path: str = "") -> ScanResult:
         """Grouping, repair and verdicts (no model): the scan of this reading."""
         return assemble(
             self.dets, self.kind, rules, path, self.width, self.height, dict(self.timing),
-            time.perf_counter(),
+            time.perf_counter(), self.shake,
         )  # fmt: skip
 
 
@@ -290,6 +307,7 @@ def assemble(
     height: int,
     timing: dict[str, float],
     started: float,
+    shake: float = math.nan,
 ) -> ScanResult:
     """Group read detections into physical pieces and melds, judge each meld (pure, no model)."""
     choices = choices_of(dets)
@@ -363,4 +381,5 @@ def assemble(
     timing["total"] = sum(v for k, v in timing.items() if k != "total")
     return ScanResult(
         path, width, height, kind.value, tuple(pieces), tuple(melds), unassigned, timing, hands,
+        shake,
     )  # fmt: skip

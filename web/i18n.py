@@ -128,6 +128,18 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "קורא את התמונה…",
         "Čitam fotografiju…",
     ),
+    "scan.shaken": (
+        "The photo looks shaken: some pieces may be misread or missed. Hold the phone still and "
+        "take it again.",
+        "La foto sembra mossa: alcune carte potrebbero essere lette male o mancare. Tieni fermo "
+        "il telefono e scattala di nuovo.",
+        "La foto parece movida: algunas piezas pueden leerse mal o faltar. Sostené quieto el "
+        "teléfono y sacala de nuevo.",
+        "התמונה נראית מטושטשת מתנועה: ייתכן שחלק מהקלפים נקראו לא נכון או חסרים. החזיקו את "
+        "הטלפון יציב וצלמו שוב.",
+        "Fotografija izgleda mutno od pokreta: neke karte možda su krivo pročitane ili "
+        "nedostaju. Mirno držite mobitel i snimite ponovno.",
+    ),
     "round.melds": ("Melds", "Combinazioni", "Juegos", "סדרות", "Kombinacije"),
     "round.add_meld": (
         "Type a meld",

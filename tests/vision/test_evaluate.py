@@ -208,3 +208,15 @@ def test_synthetic_truth_keeps_the_regions_it_shows_in_part(tmp_path: Path) -> N
     truth = read_synth_truth(tmp_path / "truth" / "x.json")
     # the labelled piece is not "partly"; mostly hidden, mostly outside, or boxless are not
     assert truth.partly == (TruthBox("6H", False, (20, 0, 30, 10), 1),)
+
+
+def test_the_melds_of_photos_reported_shaken_are_counted_apart() -> None:
+    report = Report("cards")
+    still = _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]])
+    report.add(_truth(), replace(still, shake=1.1))
+    report.add(_truth(), replace(_scan(["5H", "6D", "7H", "9C", "KD"], [[0, 1, 2]]), shake=2.4))
+    report.add(_truth(), still)  # not measured (NaN): never shaken
+    assert report.to_json()["shaken"] == {"photos": 1, "melds": 1, "melds_exact": 0}
+    assert "photos reported shaken: 1 (melds read exactly on them 0/1, on the others 2/2)" in (
+        report.describe()
+    )

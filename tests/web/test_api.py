@@ -323,6 +323,7 @@ def test_scan_reads_a_real_photo_with_the_bundled_model(client: FlaskClient) -> 
     body = response.json
     assert "path" not in body and (body["width"], body["height"]) == (2400, 2400)
     assert len(body["pieces"]) >= 10 and body["melds"]
+    assert body["shaken"] is False and body["shake"] < 1.6  # a still photo
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ REAL_TILES = (
     ROOT.parent
     / "shared/realdata/rummikub-tiles/images/rummy-16_jpeg.rf.6bdaf799147636e1bcce30f01cf63c4a.jpg"
 )
+REAL_FAN = ROOT.parent / "shared/realdata/card-fans/images/deal1-md-sq.jpg"
 PHONE = {"width": 390, "height": 844}
 
 if not Path(CHROMIUM).exists():
@@ -99,6 +100,7 @@ def test_a_whole_game_on_a_phone(server: str, page: object) -> None:
     boxes = ada.locator(".photo svg .box")
     boxes.first.wait_for(timeout=60_000)
     assert boxes.count() >= 8, "the model recognises the tiles of a real photo"
+    assert ada.locator("p.notice.shaken").count() == 0  # a still photo is not called shaken
     recognised = boxes.count()
     # every meld read from the photo is outlined on it, numbered and judged by the rules
     outlines = ada.locator(".photo svg .meld-outline")
@@ -314,6 +316,47 @@ def test_a_photo_that_cannot_be_read_says_why(server: str, page: object, tmp_pat
     ada.locator("input.photo-input").set_input_files(str(broken))
     ada.locator("p.error", has_text="damaged or truncated").wait_for()
     assert ada.locator(".photo").count() == 0
+
+
+def test_a_shaken_photo_is_read_and_asks_to_be_taken_again(
+    server: str, page: object, tmp_path: Path
+) -> None:
+    import cv2
+    import numpy as np
+
+    fan = cv2.imread(str(REAL_FAN))
+    smeared = tmp_path / "smeared.jpg"  # a hand that moved: 8 px sideways (1/150 of the width)
+    cv2.imwrite(str(smeared), cv2.filter2D(fan, -1, np.full((1, 8), 1 / 8, np.float32)))
+    p = page
+    p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]
+    p.set_input_files("#check-photo", str(smeared))  # type: ignore[attr-defined]
+    p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
+    notice = p.locator("#verdict p.notice.shaken")  # type: ignore[attr-defined]
+    assert "Hold the phone still" in notice.inner_text()
+    p.screenshot(path=str(ARTIFACTS / "check-shaken.png"))  # type: ignore[attr-defined]
+    p.set_input_files("#check-photo", str(REAL_FAN))  # type: ignore[attr-defined]
+    p.wait_for_function(  # type: ignore[attr-defined]
+        "() => !document.querySelector('#verdict p.notice')"
+        " && document.querySelector('#verdict-title')"
+    )
+
+
+def test_a_round_photo_taken_by_a_moving_hand_asks_to_be_taken_again(
+    server: str, page: object, tmp_path: Path
+) -> None:
+    import cv2
+    import numpy as np
+
+    tiles = cv2.imread(str(REAL_TILES))
+    smeared = tmp_path / "smeared.jpg"  # 12 px sideways on 640: tiles are still read
+    cv2.imwrite(str(smeared), cv2.filter2D(tiles, -1, np.full((1, 12), 1 / 12, np.float32)))
+    p = page
+    p.goto(f"{server}/games/new?lang=it")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.photo-input").set_input_files(str(smeared))
+    ada.locator("p.notice.shaken", has_text="Tieni fermo il telefono").wait_for(timeout=60_000)
+    assert ada.locator(".photo svg .box").count() >= 8  # what could be read is kept
 
 
 def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: object) -> None:

@@ -315,6 +315,7 @@ function roundPage() {
     box.append(el("label", { class: "button file" }, t("round.photo"), file));
     if (side.busy) box.append(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     if (side.error) box.append(el("p", { class: "error" }, side.error));
+    if (side.shaken) box.append(el("p", { class: "notice shaken" }, t("scan.shaken")));
     if (side.photo) box.append(renderPhoto(side, s));
 
     box.append(el("h3", {}, t("round.melds")));
@@ -445,6 +446,7 @@ function roundPage() {
       const photo = await api("POST", `/api/games/${game.id}/photos`, form);
       state.photos.push(photo.id);
       if (photo.scan_error) side.error = photo.scan_error;
+      side.shaken = Boolean(photo.scan && photo.scan.shaken);
       use(photo);
     } catch (error) {
       side.error = error.message;
@@ -654,8 +656,10 @@ function checkPage() {
   const rulesSelect = $("#check-rules");
   const photo = $("#check-photo");
 
+  let shaken = false; // the last photo read looks taken by a moving hand
   photo.addEventListener("change", async () => {
     if (!photo.files[0]) return;
+    shaken = false;
     out.hidden = false;
     out.replaceChildren(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     const body = new FormData();
@@ -663,6 +667,7 @@ function checkPage() {
     body.append("rules", rulesSelect.value);
     try {
       const scan = await api("POST", "/api/scan", body);
+      shaken = scan.shaken;
       const meld = scan.melds.length ? scan.melds[0].pieces.map((i) => scan.pieces[i].code) : scan.pieces.map((p) => p.code);
       $("#meld").value = meld.join(" ");
       $("#ordered").checked = scan.melds.length > 0;
@@ -684,6 +689,7 @@ function checkPage() {
         el("div", { class: "chips" }, verdict.reading.map((r) => pieceChip(r.piece, { title: r.wild ? `= ${r.as}` : r.as, disabled: true }))),
         el("p", { id: "verdict-reason" }, verdictText(verdict)),
       ];
+      if (shaken) nodes.unshift(el("p", { class: "notice shaken" }, t("scan.shaken")));
       const piece = splitCodes($("#add-piece").value)[0];
       if (piece && verdict.valid) {
         const added = await api("POST", "/api/add", { rules, meld: verdict.pieces, piece, ordered: true });
