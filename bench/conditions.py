@@ -4,9 +4,10 @@ Run: ``.venv/bin/python bench/conditions.py [--every 2] [--only warm,dim]``. Eac
 (the two bidly card fans, never trained on, and the real tile photos of the validation side of
 the split by source photo, every ``--every``-th) is changed as a phone at a kitchen table would
 change it and scanned; prints card and tile F1 (multiset match per photo, as ``meldcam eval``
-counts) per condition, beside the photos as taken. The real photos were taken in good light;
-what a household's photos look like is not known here, so this says which conditions the
-recogniser would stumble on, not how often they happen.
+counts) per condition, beside the photos as taken, and how many photos the scanner reports
+shaken (taken by a moving hand, ``ScanResult.shaken``: only the motion blur should be). The real
+photos were taken in good light; what a household's photos look like is not known here, so this
+says which conditions the recogniser would stumble on, not how often they happen.
 """
 
 from __future__ import annotations
@@ -170,28 +171,31 @@ def main() -> int:
     )
     print(
         f"{'condition':10} {'cards F1':>9} {'(right/false/missed)':>21} {'tiles F1':>9}"
-        + (f" {'scenes F1':>9} {'melds':>9}" if scenes else "")
+        f" {'shaken':>7}" + (f" {'scenes F1':>9} {'melds':>9} {'shaken':>7}" if scenes else "")
     )
     for name in names:
         rng = np.random.default_rng(0)
         out = []
+        shaken = 0  # photos the scanner reports taken by a moving hand
         for photos, kind in ((fans, "cards"), (tiles, "tiles")):
             tp = fp = fn = 0
             for image, truth in photos:
-                found = Counter(
-                    q.code for q in scanner.scan(CONDITIONS[name](image, rng), kind).pieces
-                )
+                result = scanner.scan(CONDITIONS[name](image, rng), kind)
+                shaken += result.shaken
+                found = Counter(q.code for q in result.pieces)
                 right = sum((truth & found).values())
                 tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
             out.append((tp, fp, fn))
         (ct, cf, cm), tiles_counts = out
         counts = f"({ct}/{cf}/{cm})"
         line = f"{name:10} {_f1(ct, cf, cm):9.3f} {counts:>21} {_f1(*tiles_counts):9.3f}"
+        line += f" {f'{shaken}/{len(fans) + len(tiles)}':>7}"
         if scenes:
             report = Report("cards")
             for image, truth in scenes:
                 report.add(truth, scanner.scan(CONDITIONS[name](image, rng), "cards"))
-            line += f" {report.overall[2]:9.3f} {f'{report.melds_exact}/{report.melds_true}':>9}"
+            melds = f"{report.melds_exact}/{report.melds_true}"
+            line += f" {report.overall[2]:9.3f} {melds:>9} {report.shaken:>7}"
         print(line, flush=True)
     return 0
 
