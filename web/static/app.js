@@ -656,7 +656,8 @@ function checkPage() {
   const rulesSelect = $("#check-rules");
   const photo = $("#check-photo");
 
-  let shaken = false; // the last photo read looks taken by a moving hand
+  let shaken = false; // the meld was read from a photo that looks taken by a moving hand
+  $("#meld").addEventListener("input", () => { shaken = false; }); // typed: no photo to retake
   photo.addEventListener("change", async () => {
     if (!photo.files[0]) return;
     shaken = false;
