@@ -353,6 +353,31 @@ def test_weakly_read_detections_are_dropped_before_grouping() -> None:
     assert kept.xyxy[:, 0].tolist() == [0, 40]
 
 
+def test_a_joker_read_weakly_against_another_cards_index_is_dropped() -> None:
+    from vision.classes import PIECES
+    from vision.detections import Detections
+    from vision.scanner import drop_jokers_beside_corners
+
+    # a column 3D 4D 5D (index 12x16, one step 30 px), a box against 4D's index (a pip, 8 px
+    # off: 0.58 box sizes), one against 5D read surely as a joker, one a fan step below 5D read
+    # weakly as one
+    boxes = np.array(
+        [[0, 0, 12, 16], [0, 30, 12, 46], [0, 60, 12, 76], [8, 30, 20, 46], [8, 60, 20, 76],
+         [0, 90, 12, 106]],
+        np.float32,
+    )  # fmt: skip
+    dets = Detections.from_boxes(boxes, np.full(6, 0.5), np.zeros(6))
+    faces = np.zeros((6, dets.faces.shape[1]), np.float32)
+    for row, (code, p) in enumerate(
+        [("3D", 0.9), ("4D", 0.9), ("5D", 0.9), ("JK", 0.4), ("JK", 0.9), ("JK", 0.4)]
+    ):
+        faces[row, PIECES.names.index("JK-card" if code == "JK" else code)] = p
+    kept = drop_jokers_beside_corners(dets.with_faces(faces))
+    # the weak joker beside 4D goes (0.5 x 0.4 = 0.2); the sure one and the one a step on stay
+    assert kept.xyxy[:, 1].tolist() == [0, 30, 60, 60, 90]
+    assert kept.codes() == ["3D", "4D", "5D", "JK", "JK"]
+
+
 def test_corners_looked_for_past_the_melds_are_true_cards_of_the_real_fans(
     scanner: Scanner, real: Path
 ) -> None:
