@@ -8,6 +8,8 @@
    one box lay on no card, and 14 of the 72 pairs of two identical cards. Melds read exactly
    went 94 -> 116 of 207 and 175 -> 196 of 477 (0.6: 108, 187; 1.0: 114, 199). Tiles of a
    row lie about 0.8 sizes apart, so tiles are left alone (merging them cost 3 of 174 melds).
+   Since session 20 the two boxes must also overlap (``TWIN_OVERLAP``): two identical cards
+   fanned tight show their indexes side by side, not one on the other.
    Once the corners are chained, two neighbours of one code closer than ``CHAIN_TWIN_STEP``
    of their fan's step are one index boxed twice too (:func:`chain_twins`, session 17).
 1. **Corner merge** (cards): a card can show both of its corner indexes. Two boxes with the same
@@ -122,6 +124,13 @@ MIN_MELD = 2
 TWIN_NEAR = 0.8
 """Two boxes of one code closer than this many box sizes (centre to centre; a box's size is
 the square root of its area) are one index boxed twice."""
+TWIN_OVERLAP = 0.06
+"""...and whose boxes overlap by at least this much (intersection over union): one index boxed
+twice is two overlapping boxes, while two identical cards of two decks fanned tight show two
+indexes side by side, however close (session 20). Cached readings, melds read exactly
+(`syn_cards`, `syn_cards3` val, `test_cards`, `test_cards_12mp`): 136 / 346 / 451 / 507 ->
+136 / 349 / 452 / 511 (0.01: 136 / 347 / 453 / 510; 0.1: 136 / 348 / 454 / 511; 0.2 loses
+melds: 134 / 343 / 450 / 503); the real fans as taken and turned read the same cards."""
 CARD_LINK = 1.8
 """Cards: link corner indexes closer than this many local fan steps."""
 TILE_LINK = 1.17
@@ -232,16 +241,22 @@ def twins(
 ) -> list[list[int]]:
     """Group detection indexes into boxes of one card index: two card boxes of one code whose
     centres are closer than ``TWIN_NEAR`` x their size (the geometric mean of the two boxes'
-    sizes) fall together, transitively. Each group is sorted, so that it starts with the box
-    that came first (the detector lists its boxes by confidence). Tiles stay alone: tiles of a
-    row lie one width apart, about 0.85 sizes for a tile's aspect, so a row seen at a slant
-    falls under ``TWIN_NEAR``."""
+    sizes) and that overlap by ``TWIN_OVERLAP`` fall together, transitively. Each group is
+    sorted, so that it starts with the box that came first (the detector lists its boxes by
+    confidence). Tiles stay alone: tiles of a row lie one width apart, about 0.85 sizes for a
+    tile's aspect, so a row seen at a slant falls under ``TWIN_NEAR``."""
     n = len(codes)
     side = np.sqrt(np.maximum(sizes[:, 0] * sizes[:, 1], 1e-9))
     dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     near = dist < TWIN_NEAR * np.sqrt(side[:, None] * side[None])
     code = np.asarray(codes)
     cards = ~np.asarray(is_tile, bool)
+    if TWIN_OVERLAP > 0:
+        lo = np.maximum(centres[:, None] - sizes[:, None] / 2, centres[None] - sizes[None] / 2)
+        hi = np.minimum(centres[:, None] + sizes[:, None] / 2, centres[None] + sizes[None] / 2)
+        inter = np.clip(hi - lo, 0, None).prod(axis=2)
+        area = sizes.prod(axis=1)
+        near &= inter / np.maximum(area[:, None] + area[None] - inter, 1e-9) >= TWIN_OVERLAP
     pairs = np.triu(near & (code[:, None] == code[None]) & cards[:, None] & cards[None], 1)
     roots = _Roots(n)
     for i, j in zip(*np.nonzero(pairs), strict=True):

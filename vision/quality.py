@@ -14,9 +14,9 @@ generated photo was smeared. Chosen on the val scenes (`syn_cards`, `syn_cards3`
 real card fans read 1.08 and 1.10, the real tile val photos at most 1.49 (smeared 1/150 of their
 width as `bench/conditions.py` does: tiles at most 1.56, the fans 2.23 and 2.83). At 1.6 for
 cards, 17 of the 35 smeared card val scenes are flagged and no other; their melds read exactly
-13 of 64 times, the other scenes' 469 of 628 (those left unflagged were smeared little for their
+13 of 64 times, the other scenes' 472 of 628 (those left unflagged were smeared little for their
 pieces' size). On the held-out scenes: `test_cards` 11 flagged (10 smeared), melds 14 of 23
-against 437 of 603; `test_cards_12mp` 20 flagged (17 smeared), melds 33 of 71 against 474 of
+against 438 of 603; `test_cards_12mp` 20 flagged (17 smeared), melds 33 of 71 against 478 of
 574. Tile scenes that were not smeared read up to 1.89 (`test_tiles`), and smeared ones are
 still read well (the 6 tile val scenes over 1.6 read 9 of 11 melds), so tiles are flagged only
 from 2.0 (`test_tiles`: 1 photo, smeared; `test_tiles_12mp`: 3, smeared, their 3 melds read).

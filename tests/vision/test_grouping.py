@@ -106,6 +106,17 @@ def test_twins_need_one_code_and_a_short_distance() -> None:
     assert len(grouping.group(*_arrays(other)).pieces) == 3
 
 
+def test_two_identical_indexes_side_by_side_are_two_cards_however_close() -> None:
+    near = grouping.TWIN_NEAR * np.sqrt(12.0 * 26.0)  # 14.1 px
+    # two 7S of two decks fanned sideways, their 12 px wide indexes 13 px apart: not touching
+    side_by_side = [("7S", 100.0, 100.0, 12.0, 26.0), ("7S", 113.0, 100.0, 12.0, 26.0)]
+    assert near > 13.0
+    assert len(grouping.group(*_arrays(side_by_side)).pieces) == 2
+    # one index boxed twice: the second box overlaps the first
+    twice = [("7S", 100.0, 100.0, 12.0, 26.0), ("7S", 108.0, 100.0, 12.0, 26.0)]
+    assert len(grouping.group(*_arrays(twice)).pieces) == 1
+
+
 def test_an_index_boxed_twice_a_little_apart_is_one_piece_of_its_meld() -> None:
     # 7H's second box lies 16 px below it: past the twin distance of its size (14 px), half
     # the fan's step (30 px)
