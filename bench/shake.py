@@ -16,7 +16,7 @@ import math
 import sys
 from pathlib import Path
 
-from vision.evaluate import ReadingCache, iter_truths
+from vision.evaluate import ReadingCache, Report, iter_truths
 from vision.quality import SHAKEN
 from vision.scanner import Scanner
 
@@ -33,34 +33,28 @@ def main(argv: list[str] | None = None) -> int:
     print(f"reported shaken from: {SHAKEN}")
     for spec in args.sets:
         src, split, kind = spec.split(":")
-        photos = smeared = flagged = flagged_smeared = unmeasured = 0
+        report = Report(kind)
+        smeared = flagged_smeared = unmeasured = 0
         still_max = 0.0
-        melds = {True: [0, 0], False: [0, 0]}  # shaken? -> [read exactly, true melds]
         for truth in iter_truths(Path(src), split):
             if not any(b.is_tile == (kind == "tiles") for b in truth.boxes):
                 continue
             meta = Path(src) / "truth" / f"{truth.image.stem}.json"
             moved = meta.exists() and json.loads(meta.read_text())["photo"]["motion_px"] > 0
             result = cache.read(truth.image, truth.image, kind).assemble(path=str(truth.image))
-            photos += 1
+            report.add(truth, result)
             smeared += moved
-            flagged += result.shaken
             flagged_smeared += result.shaken and moved
             unmeasured += math.isnan(result.shake)
             if not moved and not math.isnan(result.shake):
                 still_max = max(still_max, result.shake)
-            found = set()
-            for meld in result.melds:
-                codes = tuple(result.pieces[i].code for i in meld.pieces)
-                found |= {codes, codes[::-1]}
-            melds[result.shaken][0] += sum(m in found for m in truth.melds)
-            melds[result.shaken][1] += len(truth.melds)
-        (a, n), (b, m) = melds[True], melds[False]
+        others = report.melds_exact - report.shaken_exact, report.melds_true - report.shaken_melds
         print(
-            f"{src} ({split}, {kind}): {photos} photos ({unmeasured} too few pieces to tell), "
-            f"{smeared} smeared; reported shaken {flagged} ({flagged_smeared} smeared); highest "
-            f"shake not smeared {still_max:.2f}; melds read exactly on the reported {a}/{n}, "
-            f"on the others {b}/{m}"
+            f"{src} ({split}, {kind}): {report.photos} photos ({unmeasured} too few pieces to "
+            f"tell), {smeared} smeared; reported shaken {report.shaken} ({flagged_smeared} "
+            f"smeared); highest shake not smeared {still_max:.2f}; melds read exactly on the "
+            f"reported {report.shaken_exact}/{report.shaken_melds}, on the others "
+            f"{others[0]}/{others[1]}"
         )
     return 0
 

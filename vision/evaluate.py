@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 from vision.photo import load_photo, read_photo
 from vision.result import ScanResult
 from vision.scanner import Reading, ScanKind, Scanner
@@ -241,21 +241,12 @@ class Report:
         return "\n".join(lines)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    return inter / (area_a[:, None] + area_b[None] - inter + 1e-9)
-
-
 def _match_boxes(truth: Truth, result: ScanResult) -> list[tuple[str, str]]:
     if not truth.boxes or not result.pieces:
         return []
     tb = np.array([b.box for b in truth.boxes], np.float32)
     pb = np.array([p.box for p in result.pieces], np.float32)
-    iou = _iou(tb, pb)
+    iou = box_iou(tb, pb)
     pairs = []
     while iou.size and iou.max() >= IOU_MATCH:
         i, j = np.unravel_index(int(iou.argmax()), iou.shape)
@@ -303,7 +294,7 @@ def _on_partly(truth: Truth, result: ScanResult, on: dict[int, int]) -> set[int]
     photo shows only in part, read as that piece's code."""
     if not truth.partly or not result.pieces:
         return set()
-    iou = _iou(
+    iou = box_iou(
         np.array([b.box for b in truth.partly], np.float32),
         np.array([p.box for p in result.pieces], np.float32),
     )
@@ -319,7 +310,7 @@ def _match_uids(truth: Truth, result: ScanResult) -> dict[int, int]:
     """Predicted piece index -> the true physical piece (uid) its box overlaps best."""
     if not truth.boxes or not result.pieces:
         return {}
-    iou = _iou(
+    iou = box_iou(
         np.array([b.box for b in truth.boxes], np.float32),
         np.array([p.box for p in result.pieces], np.float32),
     )

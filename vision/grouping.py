@@ -118,6 +118,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.detections import box_iou
 from vision.facing import MIN_AGREEMENT, mean_angle
 
 MIN_MELD = 2
@@ -251,12 +252,8 @@ def twins(
     near = dist < TWIN_NEAR * np.sqrt(side[:, None] * side[None])
     code = np.asarray(codes)
     cards = ~np.asarray(is_tile, bool)
-    if TWIN_OVERLAP > 0:
-        lo = np.maximum(centres[:, None] - sizes[:, None] / 2, centres[None] - sizes[None] / 2)
-        hi = np.minimum(centres[:, None] + sizes[:, None] / 2, centres[None] + sizes[None] / 2)
-        inter = np.clip(hi - lo, 0, None).prod(axis=2)
-        area = sizes.prod(axis=1)
-        near &= inter / np.maximum(area[:, None] + area[None] - inter, 1e-9) >= TWIN_OVERLAP
+    boxes = np.concatenate([centres - sizes / 2, centres + sizes / 2], axis=1)
+    near &= box_iou(boxes, boxes) >= TWIN_OVERLAP
     pairs = np.triu(near & (code[:, None] == code[None]) & cards[:, None] & cards[None], 1)
     roots = _Roots(n)
     for i, j in zip(*np.nonzero(pairs), strict=True):
