@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from scorer import PieceKind as RulesKind
-from scorer import Rules
+from scorer import Rules, Suit
 from vision import grouping
-from vision.classes import PIECES
+from vision.classes import PIECES, Face, PieceKind
 from vision.crops import MARGIN
 from vision.detections import Detections
 from vision.detector import MIN_IMGSZ, OnnxDetector
@@ -325,12 +325,21 @@ def drop_jokers_beside_corners(dets: Detections) -> Detections:
     return dets[~drop]
 
 
+def choice_of(probs: np.ndarray) -> Choice:
+    """A piece's reading from its classifier's probabilities over the faces."""
+    top = np.argsort(-probs)[:TOP_K]
+    best = PIECES.face(int(top[0]))
+    suits: tuple[tuple[str, float], ...] = ()
+    if best.kind is PieceKind.CARD and not best.is_joker:
+        suits = tuple(
+            (f.code, float(probs[PIECES.class_id(f)]))
+            for f in (Face.card(best.rank, s) for s in Suit)  # type: ignore[arg-type]
+        )
+    return Choice(tuple((PIECES.face(int(i)).code, float(probs[i])) for i in top), suits)
+
+
 def choices_of(dets: Detections) -> list[Choice]:
-    out = []
-    for probs in dets.faces:
-        top = np.argsort(-probs)[:TOP_K]
-        out.append(Choice(tuple((PIECES.face(int(i)).code, float(probs[i])) for i in top)))
-    return out
+    return [choice_of(probs) for probs in dets.faces]
 
 
 def assemble(
@@ -359,11 +368,7 @@ def assemble(
         # a card seen by both corners, or an index boxed twice: combine the readings
         if len(boxes) > 1:
             probs = np.prod(dets.faces[list(boxes)], axis=0)
-            probs = probs / max(float(probs.sum()), 1e-12)
-            top = np.argsort(-probs)[:TOP_K]
-            piece_choice.append(
-                Choice(tuple((PIECES.face(int(i)).code, float(probs[i])) for i in top))
-            )
+            piece_choice.append(choice_of(probs / max(float(probs.sum()), 1e-12)))
         else:
             piece_choice.append(choices[boxes[0]])
     final = [c.options[0] for c in piece_choice]

@@ -48,6 +48,56 @@ def test_a_sure_misfit_is_not_forced() -> None:
     assert reading.codes == ("5H", "6H", "KC", "8H")
 
 
+def card(read: str, p: float, **suits: float) -> Choice:
+    """A card read as ``read`` with probability ``p``; ``suits`` gives its rank's other suits'
+    probabilities (``C=0.3``)."""
+    rank = read[:-1]
+    probs = {read: p} | {rank + s: q for s, q in suits.items()}
+    ranked = tuple(sorted(probs.items(), key=lambda kv: -kv[1]))
+    return Choice(ranked, tuple((rank + s, probs.get(rank + s, 0.0)) for s in "SHDC"))
+
+
+def test_a_run_whose_black_suit_is_misread_on_most_cards_reads_one_suit() -> None:
+    # clubs read as spades on four of seven cards (small indexes, blurred): no three changes
+    # make it valid, one suit for the whole run does
+    meld = [
+        card("3C", 0.55, S=0.3),
+        card("4S", 0.6, C=0.35),
+        card("5S", 0.55, C=0.4),
+        card("6S", 0.6, C=0.3),
+        card("7S", 0.5, C=0.4),
+        card("8C", 0.6, S=0.2),
+        card("9C", 0.7, S=0.2),
+    ]
+    reading = read_meld(meld, RULES)
+    assert reading.codes == ("3C", "4C", "5C", "6C", "7C", "8C", "9C")
+    assert reading.verdict.valid and reading.repaired == (1, 2, 3, 4)
+
+
+def test_one_suit_keeps_a_wild_two_and_needs_the_suit_readable() -> None:
+    # hearts and diamonds read half and half: four changes either way, hearts the likelier
+    run = [card("4H", 0.6, D=0.3), card("5D", 0.55, H=0.4), card("6H", 0.6, D=0.3)]
+    run += [card("7D", 0.5, H=0.45), card("2C", 0.9), card("9H", 0.7, D=0.2)]
+    run += [card("10D", 0.6, H=0.35), card("JH", 0.6, D=0.3), card("QD", 0.5, H=0.45)]
+    reading = read_meld(run, RULES)
+    assert " ".join(reading.codes) == "4H 5H 6H 7H 2C 9H 10H JH QH"  # 2C stays: the wild
+    assert reading.verdict.valid and reading.repaired == (1, 3, 6, 8)
+    # a suit the classifier all but ruled out (under SUIT_FLOOR) is not forced: with the 10
+    # surely a diamond the run reads diamonds, and with the jack surely a heart too, neither
+    sure_10 = [*run[:6], card("10D", 0.6, H=0.01), *run[7:]]
+    assert " ".join(read_meld(sure_10, RULES).codes) == "4D 5D 6D 7D 2C 9D 10D JD QD"
+    both = [*sure_10[:7], card("JH", 0.6, D=0.01), sure_10[8]]
+    assert not read_meld(both, RULES).verdict.valid
+
+
+def test_a_set_of_four_suits_is_not_read_as_one_suit() -> None:
+    # a set of 9s read with a doubtful 9S (truly 9S and 9C twice: no valid reading either way)
+    meld = [card("9S", 0.6, C=0.35), card("9C", 0.6, S=0.3), card("9C", 0.6, S=0.35)]
+    meld.append(card("9H", 0.9, D=0.05))
+    reading = read_meld(meld, RULES)
+    assert "9H" in reading.codes  # never 9S 9S 9S 9S: a run of one rank is no meld
+
+
 def test_tiles_too() -> None:
     doubtful = Choice((("B8", 0.6), ("R8", 0.35)))
     reading = read_meld([sure("R6"), sure("R7"), doubtful], Rules.preset("burako-003"))
