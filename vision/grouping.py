@@ -153,6 +153,14 @@ JOKER_TURN_DEG = 65.0
 """A chain may turn this much at a card joker: its box (the "JOKER" strip down the card's edge)
 is longer than a rank index, so its centre lies off the line of its meld's indexes."""
 JOKER_CODE = "JK"
+JOKER_ATTACH = 0.5
+"""A joker card whose boxes had chained among themselves joins a meld if one of them lies
+within this share of the meld's step from where its next index would lie
+(:func:`gather_jokers`). Session 21, cached readings, melds read exactly (`syn_cards`,
+`syn_cards3`, `test_cards`, `test_cards_12mp`): 136 / 349 / 454 / 512 -> 136 / 349 / 456 / 515
+(0.3: 455, 514; 0.75 and 1.0: as 0.5; 0, the card gathered but never joined: melds unchanged,
+card F1 up 0.0002-0.0012, a false joker fewer); a joker left alone beside a meld's end joining
+it the same way gained no meld."""
 MERGE_RANGE = (1.9, 7.5)
 MERGE_AGREE = 0.1
 """Two corners read as different codes may still be one card's two indexes (one of them misread):
@@ -605,8 +613,81 @@ def group(
             melds.append(tuple(chain))
         else:
             unassigned.extend(chain)
+    pieces, melds, unassigned, hands = gather_jokers(
+        pieces, melds, unassigned, hands, centres, jokers
+    )
+    shown = np.array([p[0] for p in pieces])
     melds.sort(key=lambda m: (centres[shown[m[0]], 1], centres[shown[m[0]], 0]))
     return Grouping(tuple(pieces), tuple(melds), tuple(sorted(unassigned)), tuple(hands))
+
+
+def gather_jokers(
+    pieces: list[tuple[int, ...]],
+    melds: list[tuple[int, ...]],
+    unassigned: list[int],
+    hands: list[tuple[int, ...]],
+    centres: np.ndarray,
+    jokers: np.ndarray,
+) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[int], list[tuple[int, ...]]]:
+    """One joker card boxed several times: a card joker shows its mark in several places (a
+    star or a face in each corner, "JOKER" down its edge) and the detector may box each. Such
+    boxes lie closer to one another than to any meld and chain among themselves into a "meld" of
+    jokers alone, which no meld is (one wild at most, ``RULES.md``): such a chain is one card.
+    That card joins a meld when one of its boxes lies where the meld's next card would show its
+    index, one step past an end (within ``JOKER_ATTACH`` of a step; nearest first), and is
+    unassigned otherwise.
+
+    ``pieces`` (detection indexes, shown first), ``melds``, ``unassigned`` and ``hands`` index
+    as :func:`group` returns them; ``jokers`` says which pieces are card jokers. Returns the
+    four anew."""
+    gathered = [m for m in melds if len(m) > 1 and all(jokers[i] for i in m)]
+    if not gathered:
+        return pieces, melds, unassigned, hands
+    melds = [m for m in melds if m not in gathered]
+    loose = [tuple(b for i in m for b in pieces[i]) for m in gathered]
+    dropped = {i for m in gathered for i in m}
+    # where each meld's next index would lie, one step past each end
+    ends = []
+    for k, m in enumerate(melds):
+        if len(m) < 2 or any(jokers[i] for i in m[:1] + m[-1:]):
+            continue
+        for end, inner in ((0, 1), (-1, -2)):
+            at = centres[pieces[m[end]][0]]
+            step = at - centres[pieces[m[inner]][0]]
+            if (length := float(np.hypot(*step))) > 0:
+                ends.append((k, end, at + step, length))
+    offers = []
+    for j, boxes in enumerate(loose):
+        for k, end, want, step in ends:
+            for b in boxes:
+                d = float(np.hypot(*(centres[b] - want))) / step
+                if d < JOKER_ATTACH:
+                    offers.append((d, j, k, end, b))
+    taken_piece: dict[int, tuple[int, int, int]] = {}
+    taken_end: set[tuple[int, int]] = set()
+    for _d, j, k, end, b in sorted(offers):
+        if j in taken_piece or (k, end) in taken_end:
+            continue
+        taken_piece[j] = (k, end, b)
+        taken_end.add((k, end))
+    keep = [i for i in range(len(pieces)) if i not in dropped]
+    new_index = {old: new for new, old in enumerate(keep)}
+    out_pieces = [pieces[i] for i in keep]
+    out_melds = [tuple(new_index[i] for i in m) for m in melds]
+    out_unassigned = [new_index[i] for i in unassigned if i not in dropped]
+    out_hands = [tuple(new_index[i] for i in h) for h in hands]
+    for j, boxes in enumerate(loose):
+        if j in taken_piece:
+            k, end, b = taken_piece[j]
+            boxes = (b, *(x for x in boxes if x != b))
+        out_pieces.append(boxes)
+        new = len(out_pieces) - 1
+        if j in taken_piece:
+            k, end, _ = taken_piece[j]
+            out_melds[k] = (new, *out_melds[k]) if end == 0 else (*out_melds[k], new)
+        else:
+            out_unassigned.append(new)
+    return out_pieces, out_melds, out_unassigned, out_hands
 
 
 def chain_twins(

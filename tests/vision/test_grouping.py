@@ -341,6 +341,33 @@ def test_a_run_breaks_where_a_rank_index_lies_off_its_line() -> None:
     assert all(len(m) < 5 for m in g.melds)
 
 
+def _joker_boxed_twice(x: float, y: float) -> list[tuple]:
+    """A joker card's corner star (at ``x, y``) and its "JOKER" strip beside it, both read JK:
+    closer to each other than to any meld, so they chain together."""
+    return [("JK", x + 1.0, y + 1.0, 14.0, 14.0), ("JK", x + 20.0, y + 6.0, 12.0, 30.0)]
+
+
+def test_a_joker_boxed_twice_beyond_a_melds_end_is_one_card_of_that_meld() -> None:
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), *_joker_boxed_twice(100.0, 190.0)]
+    g = grouping.group(*_arrays(boxes))
+    assert len(g.pieces) == 4 and g.pieces[3] == (3, 4)  # shown by the box where an index lies
+    assert g.melds == ((0, 1, 2, 3),) and g.unassigned == ()
+
+
+def test_a_joker_boxed_twice_far_from_any_meld_is_one_unassigned_card() -> None:
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), *_joker_boxed_twice(300.0, 300.0)]
+    g = grouping.group(*_arrays(boxes))
+    assert g.melds == ((0, 1, 2),)
+    assert len(g.pieces) == 4 and sorted(g.pieces[3]) == [3, 4] and g.unassigned == (3,)
+
+
+def test_two_jokers_in_a_meld_are_not_gathered() -> None:
+    # a run with two jokers one step apart (invalid, but that is the verdict's to say)
+    boxes = _column(100, 100, ["5H", "JK", "JK", "8H"])
+    g = grouping.group(*_arrays(boxes))
+    assert len(g.pieces) == 4 and g.melds == ((0, 1, 2, 3),)
+
+
 def test_a_lone_card_is_unassigned() -> None:
     boxes = [*_column(100, 100, ["3C", "4C", "5C"]), ("KD", 400.0, 400.0, 12.0, 26.0)]
     g = grouping.group(*_arrays(boxes))
