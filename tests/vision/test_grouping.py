@@ -577,3 +577,33 @@ def test_a_tile_sixs_way_up_does_not_make_its_group_a_pile() -> None:
     assert g.melds == ((1, 2, 3),) and g.unassigned == (0,)
     # cards are left alone: a card's 6 has its suit to tell its way up
     assert grouping.up_unknown("6H", False) is False and grouping.up_unknown("R9", True) is True
+
+
+def _card_scan(boxes: list[tuple]):  # type: ignore[no-untyped-def]
+    """assemble() over sure card corners."""
+    from vision.classes import PIECES
+    from vision.detections import NUM_FACES, Detections
+    from vision.scanner import ScanKind, assemble
+
+    centres, sizes, codes, _ = _arrays(boxes)
+    xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
+    dets = Detections.from_boxes(xyxy, np.full(len(boxes), 0.9, np.float32), np.zeros(len(boxes)))
+    faces = np.full((len(boxes), NUM_FACES), 1e-4, np.float32)
+    for row, code in enumerate(codes):
+        faces[row, PIECES.names.index(code)] = 0.9
+    return assemble(dets.with_faces(faces), ScanKind.CARDS, None, "", 600, 600, {}, 0.0)
+
+
+def test_two_cards_that_no_third_makes_a_meld_are_not_a_meld() -> None:
+    # a run, and two cards of a discard pile lying side by side as a fan would
+    result = _card_scan([*_column(100, 100, ["5H", "6H", "7H"]), *_column(400, 100, ["7D", "KS"])])
+    assert [[result.pieces[i].code for i in m.pieces] for m in result.melds] == [["5H", "6H", "7H"]]
+    assert sorted(result.pieces[i].code for i in result.unassigned) == ["7D", "KS"]
+
+
+@pytest.mark.parametrize("pair", [["7D", "8D"], ["7D", "7S"], ["KS", "2C"]])
+def test_two_cards_that_a_third_could_meld_stay_a_meld_to_judge(pair: list[str]) -> None:
+    # a meld one of whose cards the photo hides: shown, judged invalid, for the player to mend
+    result = _card_scan(_column(400, 100, pair))
+    assert len(result.melds) == 1 and not result.melds[0].verdict.valid
+    assert result.unassigned == ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorer import Rules
-from vision.repair import Choice, read_chain, read_meld, tile_changes
+from vision.repair import Choice, could_meld, read_chain, read_meld, tile_changes
 
 RULES = Rules.preset("burraco-fibur")
 
@@ -160,3 +160,23 @@ def test_a_chain_splits_into_three() -> None:
 )
 def test_tile_changes_counts_the_tiles_a_row_needs_changed(row: str, changes: int) -> None:
     assert tile_changes(row.split()) == changes
+
+
+@pytest.mark.parametrize(
+    ("codes", "rules", "can"),
+    [
+        ("7D 8D", RULES, True),  # 6D or 9D, or a wild
+        ("7D 7S", RULES, True),
+        ("KS 2C", RULES, True),  # a wild: KS QS 2C
+        ("JK 5H", RULES, True),
+        ("7D KS", RULES, False),
+        ("7D 9S", RULES, False),
+        ("R5 R6", TILES, True),
+        ("R5 K5", TILES, True),
+        ("R5 K9", TILES, False),
+    ],
+)
+def test_could_meld_says_whether_one_more_piece_makes_a_meld(
+    codes: str, rules: Rules, can: bool
+) -> None:
+    assert could_meld(codes.split(), rules) is can
