@@ -21,7 +21,7 @@ from scorer import Rules, Suit
 from vision import grouping
 from vision.classes import PIECES, Face, PieceKind
 from vision.crops import MARGIN
-from vision.detections import Detections
+from vision.detections import NUM_FACES, Detections
 from vision.detector import MIN_IMGSZ, OnnxDetector
 from vision.errors import ModelMissingError, VisionError
 from vision.facing import facing
@@ -325,17 +325,20 @@ def drop_jokers_beside_corners(dets: Detections) -> Detections:
     return dets[~drop]
 
 
+FACE_CODES = tuple(PIECES.face(i).code for i in range(NUM_FACES))
+SUITED = {
+    i: tuple(PIECES.class_id(Face.card(face.rank, suit)) for suit in Suit)  # type: ignore[arg-type]
+    for i, face in enumerate(PIECES.face(i) for i in range(NUM_FACES))
+    if face.kind is PieceKind.CARD and not face.is_joker
+}
+"""Per card face (class id), the ids of its rank in the four suits."""
+
+
 def choice_of(probs: np.ndarray) -> Choice:
     """A piece's reading from its classifier's probabilities over the faces."""
     top = np.argsort(-probs)[:TOP_K]
-    best = PIECES.face(int(top[0]))
-    suits: tuple[tuple[str, float], ...] = ()
-    if best.kind is PieceKind.CARD and not best.is_joker:
-        suits = tuple(
-            (f.code, float(probs[PIECES.class_id(f)]))
-            for f in (Face.card(best.rank, s) for s in Suit)  # type: ignore[arg-type]
-        )
-    return Choice(tuple((PIECES.face(int(i)).code, float(probs[i])) for i in top), suits)
+    suits = tuple((FACE_CODES[j], float(probs[j])) for j in SUITED.get(int(top[0]), ()))
+    return Choice(tuple((FACE_CODES[i], float(probs[i])) for i in top), suits)
 
 
 def choices_of(dets: Detections) -> list[Choice]:

@@ -180,3 +180,27 @@ def test_could_meld_says_whether_one_more_piece_makes_a_meld(
     codes: str, rules: Rules, can: bool
 ) -> None:
     assert could_meld(codes.split(), rules) is can
+
+
+@pytest.mark.parametrize("preset", ["burraco-fibur", "burako-003", "rummy-003"])
+def test_could_meld_skips_no_piece_that_could_make_a_meld(preset: str) -> None:
+    # could_meld tries only the pieces that share a suit or rank (colour or number) with the
+    # pair, and the wilds: it agrees with trying all 53 (every pair of a kind was checked once;
+    # every fourth here, to keep the suite quick)
+    import itertools
+
+    from scorer import PieceKind, validate_meld
+    from vision.classes import ALL_FACES
+    from vision.classes import PieceKind as FaceKind
+
+    rules = Rules.preset(preset)
+    kind = FaceKind.TILE if rules.pieces is PieceKind.TILES else FaceKind.CARD
+    faces = [f.code for f in ALL_FACES if f.kind is kind]
+
+    def by_trying_all(pair: list[str]) -> bool:
+        return any(validate_meld([*pair, face], rules).valid for face in faces)
+
+    pairs = list(itertools.combinations_with_replacement(faces, 2))
+    assert len(pairs) == 1431
+    sample = pairs[::4]
+    assert [p for p in sample if could_meld(list(p), rules) != by_trying_all(list(p))] == []
