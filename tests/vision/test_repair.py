@@ -90,12 +90,13 @@ def test_one_suit_keeps_a_wild_two_and_needs_the_suit_readable() -> None:
     assert not read_meld(both, RULES).verdict.valid
 
 
-def test_a_set_of_four_suits_is_not_read_as_one_suit() -> None:
-    # a set of 9s read with a doubtful 9S (truly 9S and 9C twice: no valid reading either way)
-    meld = [card("9S", 0.6, C=0.35), card("9C", 0.6, S=0.3), card("9C", 0.6, S=0.35)]
-    meld.append(card("9H", 0.9, D=0.05))
+def test_one_suit_never_changes_a_rank_so_a_stray_rank_stays_as_read() -> None:
+    # a set of 9s with a 5 in it: no suit for all four makes it a meld, nor do the 5's
+    # doubtful suits; it stays as read, invalid, for the verdict to explain
+    meld = [card("5S", 0.6, C=0.35), card("9C", 0.6, S=0.3), card("9H", 0.9, D=0.05)]
+    meld.append(card("9D", 0.6, H=0.35))
     reading = read_meld(meld, RULES)
-    assert "9H" in reading.codes  # never 9S 9S 9S 9S: a run of one rank is no meld
+    assert reading.codes == ("5S", "9C", "9H", "9D") and not reading.verdict.valid
 
 
 def test_tiles_too() -> None:
