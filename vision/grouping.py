@@ -159,8 +159,9 @@ within this share of the meld's step from where its next index would lie
 (:func:`gather_jokers`). Session 21, cached readings, melds read exactly (`syn_cards`,
 `syn_cards3`, `test_cards`, `test_cards_12mp`): 136 / 349 / 454 / 512 -> 136 / 349 / 456 / 515
 (0.3: 455, 514; 0.75 and 1.0: as 0.5; 0, the card gathered but never joined: melds unchanged,
-card F1 up 0.0002-0.0012, a false joker fewer); a joker left alone beside a meld's end joining
-it the same way gained no meld."""
+card F1 up 0.0002-0.0012); false jokers 13 / 39 / 55 / 70 -> 12 / 36 / 49 / 59, true ones
+68 / 124 / 143 / 162 -> 68 / 123 / 143 / 161. A joker left alone beside a meld's end joining it
+the same way gained no meld."""
 MERGE_RANGE = (1.9, 7.5)
 MERGE_AGREE = 0.1
 """Two corners read as different codes may still be one card's two indexes (one of them misread):
@@ -677,16 +678,14 @@ def gather_jokers(
     out_unassigned = [new_index[i] for i in unassigned if i not in dropped]
     out_hands = [tuple(new_index[i] for i in h) for h in hands]
     for j, boxes in enumerate(loose):
-        if j in taken_piece:
-            k, end, b = taken_piece[j]
-            boxes = (b, *(x for x in boxes if x != b))
-        out_pieces.append(boxes)
-        new = len(out_pieces) - 1
-        if j in taken_piece:
-            k, end, _ = taken_piece[j]
-            out_melds[k] = (new, *out_melds[k]) if end == 0 else (*out_melds[k], new)
-        else:
+        new = len(out_pieces)
+        if j not in taken_piece:
+            out_pieces.append(boxes)
             out_unassigned.append(new)
+            continue
+        k, end, b = taken_piece[j]
+        out_pieces.append((b, *(x for x in boxes if x != b)))  # shown where its index lies
+        out_melds[k] = (new, *out_melds[k]) if end == 0 else (*out_melds[k], new)
     return out_pieces, out_melds, out_unassigned, out_hands
 
 
