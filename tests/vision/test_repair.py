@@ -131,10 +131,36 @@ def test_an_evenly_laid_invalid_meld_is_not_split() -> None:
     assert list(span) == list(range(6)) and not reading.verdict.valid
 
 
-def test_a_split_needs_every_part_valid() -> None:
-    choices, centres = row("R1 K1 B1 R9 Y3 R11", [30, 31, 40, 30, 29])
+def test_a_row_is_not_split_where_no_part_reads_valid() -> None:
+    choices, centres = row("R1 K1 Y4 R9 Y3 R11", [30, 31, 40, 30, 29])
     ((span, reading),) = read_chain(choices, centres, TILES)
     assert len(span) == 6 and not reading.verdict.valid
+
+
+def test_a_valid_meld_is_split_off_a_flawed_row_laid_end_to_end() -> None:
+    choices, centres = row("R1 K1 B1 R9 Y3 R11", [30, 31, 37, 30, 29])
+    parts = read_chain(choices, centres, TILES)
+    assert [[choices[i].best for i in span] for span, _ in parts] == [
+        ["R1", "K1", "B1"],
+        ["R9", "Y3", "R11"],
+    ]
+    assert [reading.verdict.valid for _, reading in parts] == [True, False]
+
+
+def test_no_valid_meld_is_split_off_leaving_two_tiles() -> None:
+    # a run missing its middle tile leaves a wide gap: Y7 Y8 Y9 _ Y11 Y12 is one flawed meld
+    choices, centres = row("Y7 Y8 Y9 Y11 Y12", [30, 30, 60, 30])
+    ((span, reading),) = read_chain(choices, centres, TILES)
+    assert len(span) == 5 and not reading.verdict.valid
+
+
+def test_cards_are_not_split_off() -> None:
+    # card fans' steps vary more than a row of tiles': only a split into valid parts is taken
+    choices, centres = row("5H 5S 5C 9D 4C 7S", [30, 31, 40, 30, 29])
+    ((span, reading),) = read_chain(choices, centres, RULES)
+    assert len(span) == 6 and not reading.verdict.valid
+    choices, centres = row("5H 5S 5C 9D 9C 9S", [30, 31, 40, 30, 29])
+    assert len(read_chain(choices, centres, RULES)) == 2
 
 
 def test_a_chain_splits_into_three() -> None:
