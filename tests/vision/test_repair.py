@@ -231,3 +231,33 @@ def test_could_meld_skips_no_piece_that_could_make_a_meld(preset: str) -> None:
     assert len(pairs) == 1431
     sample = pairs[::4]
     assert [p for p in sample if could_meld(list(p), rules) != by_trying_all(list(p))] == []
+
+
+def test_a_misread_standing_as_a_wild_reads_natural() -> None:
+    # R2 would stand for a 4 in a valid set; the classifier's next face, R4, is nearly as likely
+    doubtful = Choice((("R2", 0.43), ("R4", 0.32)))
+    reading = read_meld([sure("B4"), doubtful, sure("K4")], TILES)
+    assert reading.codes == ("B4", "R4", "K4") and reading.verdict.valid
+    assert reading.repaired == (1,) and not any(reading.verdict.wild)
+
+
+def test_a_two_of_the_wrong_suit_reads_as_the_natural_two() -> None:
+    doubtful = Choice((("2C", 0.5), ("2S", 0.3)))
+    reading = read_meld([sure("AS"), doubtful, sure("3S"), sure("4S")], RULES)
+    assert reading.codes == ("AS", "2S", "3S", "4S") and not any(reading.verdict.wild)
+
+
+def test_a_wild_read_surely_stays_a_wild() -> None:
+    # the next face is far less likely (e^-2 times or less): a player's wild, as laid
+    doubtful = Choice((("R2", 0.8), ("R4", 0.05)))
+    reading = read_meld([sure("B4"), doubtful, sure("K4")], TILES)
+    assert reading.codes == ("B4", "R2", "K4") and reading.verdict.valid and reading.repaired == ()
+    joker = Choice((("JK", 0.9), ("R5", 0.08)))
+    reading = read_meld([sure("R4"), joker, sure("R6")], TILES)
+    assert reading.codes == ("R4", "JK", "R6")
+
+
+def test_a_joker_that_may_be_the_natural_piece_reads_natural() -> None:
+    joker = Choice((("JK", 0.5), ("R5", 0.4)))
+    reading = read_meld([sure("R4"), joker, sure("R6")], TILES)
+    assert reading.codes == ("R4", "R5", "R6") and reading.repaired == (1,)
