@@ -372,7 +372,10 @@ class ReadingCache:
                 timing = dict(zip(data["stages"].tolist(), data["ms"].tolist(), strict=True))
                 width, height = (int(v) for v in data["size"])
                 kind = ScanKind(str(data["kind"]))
-                return Reading(dets, kind, width, height, timing, float(data["shake"]))
+                return Reading(
+                    dets, kind, width, height, timing, float(data["shake"]),
+                    self.scanner.count_copies,
+                )  # fmt: skip
         reading = self.scanner.read(pixels, kind, path=str(photo))
         self.folder.mkdir(parents=True, exist_ok=True)
         part = file.with_suffix(".part.npz")

@@ -607,3 +607,54 @@ def test_two_cards_that_a_third_could_meld_stay_a_meld_to_judge(pair: list[str])
     result = _card_scan(_column(400, 100, pair))
     assert len(result.melds) == 1 and not result.melds[0].verdict.valid
     assert result.unassigned == ()
+
+
+def _copies_scan(doubtful: dict[int, dict[str, float]], rules=None):  # type: ignore[no-untyped-def]
+    """assemble() over three columns, 5S 6S 7S | 6S 7S 8S | 7S 7H 7D, and a lone 7S: four 7S
+    on a table of two decks unless ``doubtful`` (box: code: p) reads some as other cards."""
+    from vision.detections import Detections
+    from vision.scanner import ScanKind, assemble
+
+    boxes = [
+        *_column(100, 100, ["5S", "6S", "7S"]),
+        *_column(250, 100, ["6S", "7S", "8S"]),
+        *_column(400, 100, ["7S", "7H", "7D"]),
+        *_column(550, 400, ["7S"]),
+    ]
+    centres, sizes, codes, _ = _arrays(boxes)
+    xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
+    dets = Detections.from_boxes(xyxy, np.full(len(boxes), 0.9, np.float32), np.zeros(len(boxes)))
+    faces = _faces(codes, doubtful)
+    return assemble(dets.with_faces(faces), ScanKind.CARDS, rules, "", 700, 700, {}, 0.0)
+
+
+def _codes(result) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-def]
+    melds = [" ".join(result.pieces[i].code for i in m.pieces) for m in result.melds]
+    return melds, [result.pieces[i].code for i in result.unassigned]
+
+
+def test_a_piece_read_more_often_than_the_decks_hold_reads_as_its_next_face() -> None:
+    # the set's 7S (box 6) is a 7C read doubtfully, the lone card (box 9) a 7C read surely
+    # as 7S but for a trace: the two 7S of the runs, read surely, are kept
+    result = _copies_scan({6: {"7S": 0.55, "7C": 0.4}, 9: {"7S": 0.9, "7C": 0.05}})
+    melds, lone = _codes(result)
+    assert melds == ["5S 6S 7S", "6S 7S 8S", "7C 7H 7D"] and lone == ["7C"]
+    assert all(m.verdict.valid for m in result.melds)
+
+
+def test_the_pieces_of_valid_melds_are_kept_before_surer_loose_ones() -> None:
+    # the first run's 7S is read less surely than the lone card, but its run vouches for it
+    result = _copies_scan(
+        {2: {"7S": 0.5, "7C": 0.3}, 6: {"7S": 0.55, "7C": 0.4}, 9: {"7S": 0.9, "7C": 0.05}}
+    )
+    melds, lone = _codes(result)
+    assert melds == ["5S 6S 7S", "6S 7S 8S", "7C 7H 7D"] and lone == ["7C"]
+
+
+def test_as_many_copies_as_the_decks_hold_stay_as_read() -> None:
+    from scorer import Rules
+
+    doubtful = {6: {"7S": 0.55, "7C": 0.4}, 9: {"7S": 0.9, "7C": 0.05}}
+    four_decks = Rules.preset("burraco-fibur").replace(decks=4)
+    melds, lone = _codes(_copies_scan(doubtful, four_decks))
+    assert melds == ["5S 6S 7S", "6S 7S 8S", "7S 7H 7D"] and lone == ["7S"]
