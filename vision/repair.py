@@ -28,7 +28,16 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from scorer import MeldcamError, PieceKind, Rules, Tile, Verdict, parse_piece, validate_meld
+from scorer import (
+    MeldcamError,
+    MeldKind,
+    PieceKind,
+    Rules,
+    Tile,
+    Verdict,
+    parse_piece,
+    validate_meld,
+)
 from vision.classes import ALL_FACES, NUMBERS
 from vision.classes import PieceKind as FaceKind
 
@@ -60,6 +69,17 @@ missing its middle tile, Y7 Y8 Y9 _ Y11 Y12, came apart); the held-out `test_til
 of 474, `test_tiles_12mp` 455 -> 461 of 488, the tile val sets unchanged. Card fans' steps vary
 more than rows of tiles: split so, card melds fell (`test_cards` 456 -> 453 with the split off
 at 1.15, 446 at 1.1), and the card gap at 1.15-1.3 reads the same melds."""
+UNRELATED_GAP = 1.05
+"""A row of tiles that reads invalid and splits at no gap of ``SPLIT_GAP`` is split in two at a
+step at least this much wider than its median where both halves read valid and could never be
+one meld (a set and a run, sets of two numbers, runs of two colours): B3 R3 Y3 laid 1.11 steps
+from B4 B5 B6 B7 (:func:`_split_unrelated`). Steps within one meld vary by a tenth or more, so
+the gap alone cannot tell two melds; a joker out of place (R6 R7 JK R8 R9 R10) splits into two
+runs of one colour, which are not split so. Session 22, cached readings, melds read exactly
+(`dev_tiles`, `dev_tiles_12mp`: the 300 analysis scenes at 1280 px and as a 12 MP phone takes
+them): 726 / 726 -> 726 / 731 (1.1: 726 / 728; 1.0: 726 / 729; 0.9: 726 / 728); held out,
+`test_tiles` 444 -> 446 of 474, `test_tiles_12mp` unchanged; tile melds the generator broke
+on purpose called valid 135 of 707 -> 135 of 708."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +278,40 @@ def read_chain(
     parts = split(0, len(choices))
     if parts is None and rules.pieces is PieceKind.TILES:
         parts = _split_off(len(choices), gaps, split, readings)
+    if parts is None and rules.pieces is PieceKind.TILES:
+        parts = _split_unrelated(choices, steps, median, rules)
     return parts or [(whole, readings[0, len(choices)])]
+
+
+def _split_unrelated(
+    choices: Sequence[Choice], steps: Sequence[float], median: float, rules: Rules
+) -> list[tuple[range, MeldReading]] | None:
+    """A row of tiles split in two at its widest step of at least ``UNRELATED_GAP`` times the
+    median where both halves read valid and could never be one meld (:func:`_unrelated`)."""
+    n = len(choices)
+    for k in sorted(range(len(steps)), key=lambda k: -steps[k]):
+        if steps[k] < UNRELATED_GAP * median:
+            break
+        if min(k + 1, n - k - 1) < SPLIT_OFF_MIN:
+            continue
+        left, right = read_meld(choices[: k + 1], rules), read_meld(choices[k + 1 :], rules)
+        if left.verdict.valid and right.verdict.valid and _unrelated(left.verdict, right.verdict):
+            return [(range(k + 1), left), (range(k + 1, n), right)]
+    return None
+
+
+def _unrelated(a: Verdict, b: Verdict) -> bool:
+    """Whether two valid melds could never be parts of one: a set and a run, sets of two
+    numbers, runs of two colours (two runs of one colour may be one with a piece out of place)."""
+    if a.kind != b.kind:
+        return True
+    if a.kind is MeldKind.SET:
+        return a.stands[0] != b.stands[0]
+    colours = [
+        {p.colour for p, w in zip(v.pieces, v.wild, strict=True) if not w and isinstance(p, Tile)}
+        for v in (a, b)
+    ]
+    return not colours[0] & colours[1]
 
 
 def _split_off(

@@ -163,6 +163,28 @@ def test_cards_are_not_split_off() -> None:
     assert len(read_chain(choices, centres, RULES)) == 2
 
 
+def test_a_set_and_a_run_laid_end_to_end_split_at_a_step_a_little_wider() -> None:
+    # 1.1 steps: under the gap that says two melds, but a set and a run are never one meld
+    choices, centres = row("B3 R3 Y3 B4 B5 B6 B7", [30, 30, 33, 30, 30, 30])
+    parts = read_chain(choices, centres, TILES)
+    assert [[choices[i].best for i in span] for span, _ in parts] == [
+        ["B3", "R3", "Y3"],
+        ["B4", "B5", "B6", "B7"],
+    ]
+    choices, centres = row("K9 B9 R9 Y4 Y5 Y6", [30, 30, 33, 30, 30])  # or two sets, two colours
+    assert len(read_chain(choices, centres, TILES)) == 2
+    choices, centres = row("K9 B9 R9 Y4 Y4 Y4", [30, 30, 33, 30, 30])
+    assert len(read_chain(choices, centres, TILES)) == 2
+
+
+def test_two_melds_laid_evenly_or_that_could_be_one_are_not_split_so() -> None:
+    ((span, _),) = read_chain(*row("B3 R3 Y3 B4 B5 B6 B7", [30] * 6), TILES)
+    assert len(span) == 7
+    # two runs of one colour may be one with a piece out of place: R6 R7 JK | R8 R9 R10
+    ((span, _),) = read_chain(*row("R6 R7 JK R8 R9 R10", [30, 30, 33, 30, 30]), TILES)
+    assert len(span) == 6
+
+
 def test_a_chain_splits_into_three() -> None:
     choices, centres = row("K2 K3 K4 Y7 B7 R7 B1 B2 B3", [30, 30, 45, 30, 30, 45, 30, 30])
     parts = read_chain(choices, centres, TILES)
