@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from vision.train.pipeline import (
+    DEVELOPMENT,
     HELD_OUT,
+    PHONE_DEVELOPMENT,
     PHONE_HELD_OUT,
     SYNTHETIC,
     generated_sets,
@@ -27,6 +29,16 @@ def test_the_held_out_scenes_share_no_folder_or_seed_with_the_training_sets() ->
     # the phone-sized test sets are the held-out tables again, finer: same kinds, counts, seeds
     assert [s[1:] for s in PHONE_HELD_OUT] == [s[1:] for s in HELD_OUT]
     assert {s[0] for s in PHONE_HELD_OUT}.isdisjoint(s[0] for s in sets)
+
+
+def test_the_development_scenes_are_neither_trained_on_nor_held_out() -> None:
+    sets = generated_sets(700, 300)
+    assert {s[3] for s in DEVELOPMENT}.isdisjoint(s[3] for s in sets)
+    assert {s[0] for s in (*DEVELOPMENT, *PHONE_DEVELOPMENT)}.isdisjoint(
+        s[0] for s in (*sets, *PHONE_HELD_OUT)
+    )
+    assert {s[1] for s in DEVELOPMENT} == {"cards", "tiles"}
+    assert [s[1:] for s in PHONE_DEVELOPMENT] == [s[1:] for s in DEVELOPMENT if s[1] == "tiles"]
 
 
 def test_a_plain_phase_has_no_options_and_keeps_its_run_name() -> None:
