@@ -658,3 +658,31 @@ def test_as_many_copies_as_the_decks_hold_stay_as_read() -> None:
     four_decks = Rules.preset("burraco-fibur").replace(decks=4)
     melds, lone = _codes(_copies_scan(doubtful, four_decks))
     assert melds == ["5S 6S 7S", "6S 7S 8S", "7S 7H 7D"] and lone == ["7S"]
+
+
+def _joker_scan(joker_at: tuple[float, float], confidence: float):  # type: ignore[no-untyped-def]
+    """assemble() over a sure run 5H 6H 7H and a card joker read with ``confidence``."""
+    from vision.detections import Detections
+    from vision.scanner import ScanKind, assemble
+
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), ("JK", *joker_at, 12.0, 26.0)]
+    centres, sizes, codes, _ = _arrays(boxes)
+    xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
+    conf = np.array([0.9, 0.9, 0.9, confidence], np.float32)
+    dets = Detections.from_boxes(xyxy, conf, np.array([0, 0, 0, 1]))
+    faces = _faces([*codes[:3], "7H"], {3: {"JK-card": 0.9}})
+    return assemble(dets.with_faces(faces), ScanKind.CARDS, None, "", 600, 600, {}, 0.0)
+
+
+def test_a_joker_read_weakly_alone_is_dropped() -> None:
+    # alone, a weak joker is more often a court card's picture than a joker (0.3 x 0.9 < 0.3)
+    result = _joker_scan((400.0, 400.0), 0.3)
+    assert [p.code for p in result.pieces] == ["5H", "6H", "7H"]
+    assert [p.code for p in _joker_scan((400.0, 400.0), 0.5).pieces].count("JK") == 1
+
+
+def test_a_joker_read_weakly_in_a_meld_is_kept() -> None:
+    result = _joker_scan((100.0, 190.0), 0.3)  # one step past the 7H
+    assert [[result.pieces[i].code for i in m.pieces] for m in result.melds] == [
+        ["5H", "6H", "7H", "JK"]
+    ]
