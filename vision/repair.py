@@ -79,7 +79,10 @@ runs of one colour, which are not split so. Session 22, cached readings, melds r
 (`dev_tiles`, `dev_tiles_12mp`: the 300 analysis scenes at 1280 px and as a 12 MP phone takes
 them): 726 / 726 -> 726 / 731 (1.1: 726 / 728; 1.0: 726 / 729; 0.9: 726 / 728); held out,
 `test_tiles` 444 -> 446 of 474, `test_tiles_12mp` unchanged; tile melds the generator broke
-on purpose called valid 135 of 707 -> 135 of 708."""
+on purpose called valid 135 of 707 -> 135 of 708. A valid half is split off a flawed one at
+such a step too where the flawed half holds no tile of its colour (a run) or number (a set):
+B5 B4 B3 beside Y5 Y4 Y3 Y6 Y2 Y1, a set of 8s beside Y7 Y9 R7 (`dev_tiles`, `dev_tiles_12mp`
+726 / 731 -> 727 / 733, the held-out sets and the broken melds called valid unchanged)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +290,9 @@ def _split_unrelated(
     choices: Sequence[Choice], steps: Sequence[float], median: float, rules: Rules
 ) -> list[tuple[range, MeldReading]] | None:
     """A row of tiles split in two at its widest step of at least ``UNRELATED_GAP`` times the
-    median where both halves read valid and could never be one meld (:func:`_unrelated`)."""
+    median where one half reads valid and the other could never join it: the other reads valid
+    too and the two could never be one meld (:func:`_unrelated`), or it reads invalid and holds
+    no tile of the valid half's colour (a run) or number (a set) (:func:`_foreign`)."""
     n = len(choices)
     for k in sorted(range(len(steps)), key=lambda k: -steps[k]):
         if steps[k] < UNRELATED_GAP * median:
@@ -295,7 +300,14 @@ def _split_unrelated(
         if min(k + 1, n - k - 1) < SPLIT_OFF_MIN:
             continue
         left, right = read_meld(choices[: k + 1], rules), read_meld(choices[k + 1 :], rules)
-        if left.verdict.valid and right.verdict.valid and _unrelated(left.verdict, right.verdict):
+        if left.verdict.valid and right.verdict.valid:
+            apart = _unrelated(left.verdict, right.verdict)
+        elif left.verdict.valid or right.verdict.valid:
+            good, other = (left, right) if left.verdict.valid else (right, left)
+            apart = _foreign(good.verdict, other.codes)
+        else:
+            apart = False
+        if apart:
             return [(range(k + 1), left), (range(k + 1, n), right)]
     return None
 
@@ -312,6 +324,17 @@ def _unrelated(a: Verdict, b: Verdict) -> bool:
         for v in (a, b)
     ]
     return not colours[0] & colours[1]
+
+
+def _foreign(meld: Verdict, codes: Sequence[str]) -> bool:
+    """Whether none of the tiles ``codes`` (jokers aside) could belong to the valid ``meld``:
+    none of its number (a set) or of its colour (a run)."""
+    tiles = [t for t in (parse_piece(c, PieceKind.TILES) for c in codes) if isinstance(t, Tile)]
+    if meld.kind is MeldKind.SET:
+        return all(t.number != meld.stands[0] for t in tiles)
+    natural = zip(meld.pieces, meld.wild, strict=True)
+    colours = {p.colour for p, wild in natural if not wild and isinstance(p, Tile)}
+    return all(t.colour not in colours for t in tiles)
 
 
 def _split_off(

@@ -177,6 +177,20 @@ def test_a_set_and_a_run_laid_end_to_end_split_at_a_step_a_little_wider() -> Non
     assert len(read_chain(choices, centres, TILES)) == 2
 
 
+def test_a_valid_meld_beside_a_flawed_row_of_other_tiles_splits_off_a_little_apart() -> None:
+    # the yellow row is out of order; the blue run could never take a yellow tile
+    choices, centres = row("Y5 Y4 Y3 Y6 Y2 Y1 B5 B4 B3", [30, 30, 30, 30, 30, 33, 30, 30])
+    parts = read_chain(choices, centres, TILES)
+    assert [[choices[i].best for i in span] for span, _ in parts] == [
+        ["Y5", "Y4", "Y3", "Y6", "Y2", "Y1"],
+        ["B5", "B4", "B3"],
+    ]
+    assert [reading.verdict.valid for _, reading in parts] == [False, True]
+    # a blue tile in the flawed row could be the run's: one row, judged whole
+    choices, centres = row("Y5 Y4 B6 Y6 Y2 Y1 B5 B4 B3", [30, 30, 30, 30, 30, 33, 30, 30])
+    assert len(read_chain(choices, centres, TILES)) == 1
+
+
 def test_two_melds_laid_evenly_or_that_could_be_one_are_not_split_so() -> None:
     ((span, _),) = read_chain(*row("B3 R3 Y3 B4 B5 B6 B7", [30] * 6), TILES)
     assert len(span) == 7
