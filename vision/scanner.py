@@ -480,11 +480,13 @@ def assemble(
     readings = [read(chain) for chain in g.melds]
     if count_copies:
         ruled = too_many_copies(piece_choice, readings, table_rules)
+        again = set()
         for i, code in ruled:
-            piece_probs[i][np.equal(FACE_ARRAY, code)] = 0.0
-            piece_probs[i] /= max(float(piece_probs[i].sum()), 1e-12)
-            piece_choice[i] = choice_of(piece_probs[i])
-        again = {i for i, _ in ruled}
+            other = np.where(np.equal(FACE_ARRAY, code), 0.0, piece_probs[i])
+            if float(other.sum()) > 0:  # a reading with no other face left stays as it is
+                piece_probs[i] = other / float(other.sum())
+                piece_choice[i] = choice_of(piece_probs[i])
+                again.add(i)
         readings = [
             read(chain) if again.intersection(chain) else chain_readings
             for chain, chain_readings in zip(g.melds, readings, strict=True)

@@ -609,7 +609,7 @@ def test_two_cards_that_a_third_could_meld_stay_a_meld_to_judge(pair: list[str])
     assert result.unassigned == ()
 
 
-def _copies_scan(doubtful: dict[int, dict[str, float]], rules=None):  # type: ignore[no-untyped-def]
+def _copies_scan(doubtful: dict[int, dict[str, float]], rules=None, only=False):  # type: ignore[no-untyped-def]
     """assemble() over three columns, 5S 6S 7S | 6S 7S 8S | 7S 7H 7D, and a lone 7S: four 7S
     on a table of two decks unless ``doubtful`` (box: code: p) reads some as other cards."""
     from vision.detections import Detections
@@ -625,6 +625,8 @@ def _copies_scan(doubtful: dict[int, dict[str, float]], rules=None):  # type: ig
     xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
     dets = Detections.from_boxes(xyxy, np.full(len(boxes), 0.9, np.float32), np.zeros(len(boxes)))
     faces = _faces(codes, doubtful)
+    if only:  # each box reads its face with certainty, every other face at 0
+        faces = np.where(faces >= 0.5, 1.0, 0.0).astype(np.float32)
     return assemble(dets.with_faces(faces), ScanKind.CARDS, rules, "", 700, 700, {}, 0.0)
 
 
@@ -686,3 +688,9 @@ def test_a_joker_read_weakly_in_a_meld_is_kept() -> None:
     assert [[result.pieces[i].code for i in m.pieces] for m in result.melds] == [
         ["5H", "6H", "7H", "JK"]
     ]
+
+
+def test_a_copy_read_with_no_other_face_left_stays_as_read() -> None:
+    # nothing else to read it as: the four 7S stay, none becomes some face of nothing
+    melds, lone = _codes(_copies_scan({}, only=True))
+    assert melds == ["5S 6S 7S", "6S 7S 8S", "7S 7H 7D"] and lone == ["7S"]
