@@ -18,7 +18,8 @@ scenes, melds read exactly (`syn_tiles`, `syn_tiles2`): never split 81, 66 of 93
 split into two valid melds); 1.25 and above: 81, 66. Steps within one scanned row vary by about a
 tenth, so a gap a fifth wider is the least that says two melds. Card melds did not move. Session
 22 took the gap to 1.15 and, in a row of tiles, splits a valid meld off a flawed one laid end to
-end (``SPLIT_OFF_MIN``).
+end (``SPLIT_OFF_MIN``), and parts that could never be one meld at a narrower step
+(``UNRELATED_GAP``).
 """
 
 from __future__ import annotations
