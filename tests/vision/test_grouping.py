@@ -636,8 +636,8 @@ def _codes(result) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-de
 
 
 def test_a_piece_read_more_often_than_the_decks_hold_reads_as_its_next_face() -> None:
-    # the set's 7S (box 6) is a 7C read doubtfully, the lone card (box 9) a 7C read surely
-    # as 7S but for a trace: the two 7S of the runs, read surely, are kept
+    # the set's 7S (box 6) is a 7C read doubtfully, the lone card (box 9) a 7C read as 7S
+    # with 7C a faint second: the two 7S of the runs, read surely, are kept
     result = _copies_scan({6: {"7S": 0.55, "7C": 0.4}, 9: {"7S": 0.9, "7C": 0.05}})
     melds, lone = _codes(result)
     assert melds == ["5S 6S 7S", "6S 7S 8S", "7C 7H 7D"] and lone == ["7C"]

@@ -171,9 +171,9 @@ def test_a_set_and_a_run_laid_end_to_end_split_at_a_step_a_little_wider() -> Non
         ["B3", "R3", "Y3"],
         ["B4", "B5", "B6", "B7"],
     ]
-    choices, centres = row("K9 B9 R9 Y4 Y5 Y6", [30, 30, 33, 30, 30])  # or two sets, two colours
+    choices, centres = row("R3 R4 R5 B6 B7 B8", [30, 30, 33, 30, 30])  # runs of two colours
     assert len(read_chain(choices, centres, TILES)) == 2
-    choices, centres = row("K9 B9 R9 Y4 Y4 Y4", [30, 30, 33, 30, 30])
+    choices, centres = row("K9 B9 R9 Y4 Y4 Y4", [30, 30, 33, 30, 30])  # sets of two numbers
     assert len(read_chain(choices, centres, TILES)) == 2
 
 
