@@ -225,13 +225,23 @@ def _norm(x: object) -> object:
     return (x - mean) / std
 
 
-def _outputs(net: object, x: np.ndarray) -> np.ndarray:
+def _optimizer_to(optimizer: object, device: str) -> None:
+    """Move an optimiser's state (AdamW's moments) to ``device``, beside its net."""
+    import torch
+
+    for state in optimizer.state.values():  # type: ignore[attr-defined]
+        for key, value in state.items():
+            if isinstance(value, torch.Tensor):
+                state[key] = value.to(device)
+
+
+def _outputs(net: object, x: np.ndarray, device: str = "cpu") -> np.ndarray:
     import torch
 
     net.eval()  # type: ignore[attr-defined]
     with torch.no_grad():
         parts = [
-            net(_norm(_to_tensor(x[i : i + 256]))).numpy()  # type: ignore[operator]
+            net(_norm(_to_tensor(x[i : i + 256])).to(device)).cpu().numpy()  # type: ignore[operator]
             for i in range(0, len(x), 256)
         ]
     return np.concatenate(parts) if parts else np.zeros((0, OUTPUTS), np.float32)
@@ -330,6 +340,7 @@ def train_classifier(
     sample: float = 1.0,
     val_margin: dict[str, float] | None = None,
     lr: float = 3e-3,
+    device: str = "cpu",
 ) -> dict[str, float]:
     """Train on the crop sets ``train`` (.npz), checkpoint to ``out`` (.pt), resume if present.
 
@@ -340,7 +351,9 @@ def train_classifier(
     time there is. Each crop's margin is drawn from :data:`CARD_MARGINS` or
     :data:`TILE_MARGINS`; ``lr`` is the peak learning rate. The validation sets are
     cut at ``val_margin`` (by set name; :data:`vision.crops.MARGIN` where not named), the
-    margin the scanner serves them at.
+    margin the scanner serves them at. The net learns on ``device`` (``cpu``, or ``cuda``);
+    crops are drawn and augmented on the CPU, and checkpoints hold CPU tensors, so a run
+    started on one device goes on on the other.
     """
     import torch
 
@@ -360,13 +373,15 @@ def train_classifier(
     optimizer = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)  # type: ignore[attr-defined]
     start = 0
     if not out.exists() and init is not None and init.exists():
-        load_weights(net, torch.load(init, weights_only=False)["net"])
+        load_weights(net, torch.load(init, map_location="cpu", weights_only=False)["net"])
     if out.exists():
-        state = torch.load(out, weights_only=False)
+        state = torch.load(out, map_location="cpu", weights_only=False)
         load_weights(net, state["net"])
         if "optimizer" in state:
             optimizer.load_state_dict(state["optimizer"])
         start = state["epoch"] + 1
+    net.to(device)  # type: ignore[attr-defined]
+    _optimizer_to(optimizer, device)
     steps = max(1, round(len(x) * sample) // batch)
     generator = torch.Generator().manual_seed(seed)
     val_margin = val_margin or {}
@@ -387,9 +402,9 @@ def train_classifier(
             xb, turned = _augment(
                 _to_tensor(x[idx]), generator, torch.from_numpy(stored[idx]), margins=bounds
             )
-            yb = torch.from_numpy(y[idx])
-            ab = torch.from_numpy(a[idx]) + turned  # type: ignore[operator]
-            outb = net(_norm(xb))  # type: ignore[operator]
+            yb = torch.from_numpy(y[idx]).to(device)
+            ab = (torch.from_numpy(a[idx]) + turned).to(device)  # type: ignore[operator]
+            outb = net(_norm(xb).to(device))  # type: ignore[operator]
             loss = loss_fn(outb[:, : NOT_A_PIECE + 1], yb) + TURN_WEIGHT * _turn_loss(outb, ab)
             optimizer.zero_grad()
             loss.backward()
@@ -399,7 +414,7 @@ def train_classifier(
                 print(f"  step {s}/{steps} loss {float(loss.detach()):.3f}", flush=True)
         metrics = {}  # one forward pass per validation set
         for k, d in vals.items():
-            outputs, angles = _outputs(net, d["x"]), _angles_of(d)
+            outputs, angles = _outputs(net, d["x"], device), _angles_of(d)
             metrics[k] = evaluate(outputs, d["y"])
             if np.isfinite(angles).any():
                 metrics[f"{k}_turn"] = evaluate_turn(outputs, angles)
@@ -410,10 +425,10 @@ def train_classifier(
             flush=True,
         )
         out.parent.mkdir(parents=True, exist_ok=True)
-        torch.save(
-            {"net": net.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch},  # type: ignore[attr-defined]
-            out,
-        )
+        weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}  # type: ignore[attr-defined]
+        _optimizer_to(optimizer, "cpu")
+        torch.save({"net": weights, "optimizer": optimizer.state_dict(), "epoch": epoch}, out)
+        _optimizer_to(optimizer, device)
     return metrics
 
 
@@ -444,7 +459,7 @@ def strip_checkpoint(checkpoint: Path, out: Path) -> Path:
     from the weights alone, and the optimiser's moments would double the file)."""
     import torch
 
-    state = torch.load(checkpoint, weights_only=False)
+    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"net": state["net"], "epoch": state["epoch"]}, out)
     return out
@@ -454,7 +469,7 @@ def export_classifier(checkpoint: Path, out: Path, size: int) -> Path:
     import torch
 
     net = build_net()
-    load_weights(net, torch.load(checkpoint, weights_only=False)["net"])
+    load_weights(net, torch.load(checkpoint, map_location="cpu", weights_only=False)["net"])
     net.eval()  # type: ignore[attr-defined]
     dummy = torch.zeros(1, 3, size, size)
     out.parent.mkdir(parents=True, exist_ok=True)

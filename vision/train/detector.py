@@ -25,8 +25,10 @@ def train_detector(
     mosaic: float = 1.0,
     hsv_v: float = 0.4,
     threads: int = 2,
+    device: str = "cpu",
 ) -> Path:
-    """Train (or resume ``project/name/weights/last.pt``); returns the best checkpoint.
+    """Train (or resume ``project/name/weights/last.pt``) on ``device`` (``cpu``, or a CUDA
+    device such as ``0``); returns the best checkpoint.
     ``hsv_v``: how far a training image's brightness is drawn from its own (ultralytics' 0.4,
     0.6-1.4 times; session 17 trained at 0.7 for photos taken in dim light)."""
     offline_ultralytics(threads)
@@ -51,8 +53,8 @@ def train_detector(
         imgsz=imgsz,
         epochs=epochs,
         batch=batch,
-        workers=1,
-        device="cpu",
+        workers=1 if device == "cpu" else 8,
+        device=device,
         pretrained=start is not None,
         optimizer="AdamW",
         lr0=lr0,

@@ -163,7 +163,12 @@ def build_negatives() -> None:
 
 
 def train_classifier_stage(
-    epochs: int, threads: int = 2, sample: float = 1.0, lr: float = 3e-3, run: str = ""
+    epochs: int,
+    threads: int = 2,
+    sample: float = 1.0,
+    lr: float = 3e-3,
+    run: str = "",
+    device: str = "cpu",
 ) -> None:
     """Train the classifier in ``runs/<run>`` (default: named by the crop sets), starting from
     ``models/classifier.pt`` when that run is new, and export it to ``models/``."""
@@ -195,6 +200,7 @@ def train_classifier_stage(
         repeat={crops / "real_train.npz": 2},
         sample=sample,
         lr=lr,
+        device=device,
         val_margin={
             name: margins["cards" if "cards" in name else "tiles"]
             for name in ("syn_cards", "syn_tiles", "real", *(p.stem for p in negatives["val"]))
@@ -253,7 +259,7 @@ def phase_suffix(options: dict[str, float]) -> str:
 
 
 def train_detector_stage(
-    sets: dict[str, Path], phases: str, start_from: str, threads: int = 2
+    sets: dict[str, Path], phases: str, start_from: str, threads: int = 2, device: str = "cpu"
 ) -> None:
     """Run the detector phases in order; a finished phase is skipped, a broken one resumed."""
     from vision.train.detector import export_onnx, strip_checkpoint, train_detector
@@ -271,7 +277,8 @@ def train_detector_stage(
             train_detector(
                 sets[name], run.parent, run.name, start=start,
                 imgsz=imgsz, epochs=epochs, batch=batch,
-                scale=0.3 if name.startswith("tiled") else 0.5, threads=threads, **options,
+                scale=0.3 if name.startswith("tiled") else 0.5, threads=threads, device=device,
+                **options,
             )  # fmt: skip
         last = run / "weights" / "last.pt"
         start = strip_checkpoint(last, run / "start-next.pt")
@@ -347,6 +354,11 @@ def main(argv: list[str] | None = None) -> int:
         help="torch threads (1 each when the classifier and detector train side by side)",
     )  # fmt: skip
     p.add_argument(
+        "--device", default="cpu",
+        help="where the nets learn: cpu, or a CUDA device such as cuda:0 (untried here: no "
+        "session has had a GPU to train on yet)",
+    )  # fmt: skip
+    p.add_argument(
         "--stages", default="generate,sets,detector,classifier,evaluate",
         help="comma-separated subset of the stages",
     )  # fmt: skip
@@ -363,11 +375,11 @@ def main(argv: list[str] | None = None) -> int:
         generate(args.cards, args.tiles, args.workers)
     sets = build_sets() if stages & {"sets", "detector", "classifier"} else None
     if "detector" in stages and sets is not None:
-        train_detector_stage(sets, args.phases, args.start, args.threads)
+        train_detector_stage(sets, args.phases, args.start, args.threads, args.device)
     if "classifier" in stages:
         build_negatives()
         train_classifier_stage(
-            args.cls_epochs, args.threads, args.cls_sample, args.cls_lr, args.cls_run
+            args.cls_epochs, args.threads, args.cls_sample, args.cls_lr, args.cls_run, args.device
         )
     if "evaluate" in stages:
         evaluate_stage(args.eval_cache)
