@@ -129,7 +129,10 @@ def cache_dir() -> Path:
 
 
 def available_decks() -> tuple[DeckSource, ...]:
-    """Every usable deck installed on this machine, in a stable order."""
+    """Every usable deck installed on this machine, in a stable order; where neither Debian
+    deck folder is there, the decks rendered into the face cache before (:func:`cached_decks`)."""
+    if not GNOME_DIR.is_dir() and not KDE_DIR.is_dir():
+        return cached_decks()
     found: list[DeckSource] = []
     if GNOME_DIR.is_dir():
         for path in sorted(GNOME_DIR.glob("*.svgz")):
@@ -142,6 +145,26 @@ def available_decks() -> tuple[DeckSource, ...]:
             source = DeckSource("kde", folder.name, svgs[0] if svgs else folder, 1.0)
             if svgs and source.key not in SKIPPED:
                 found.append(source)
+    return tuple(found)
+
+
+def cached_decks() -> tuple[DeckSource, ...]:
+    """The decks rendered into the face cache, in :func:`available_decks`' order (GNOME's, then
+    KDE's, each by name), each read from its atlas there: a machine with neither the Debian
+    decks nor rsvg-convert (a lent GPU machine) makes card scenes from atlases carried to it.
+    Those that failed to render are listed too, as the installed decks are, so that a seed
+    draws the same decks."""
+    folder = cache_dir() / f"v{CACHE_VERSION}"
+    found = []
+    for meta in folder.glob("*.json") if folder.is_dir() else ():
+        family, _, name = meta.stem.partition("-")
+        source = DeckSource(family, name, meta, _weight(name) if family == "gnome" else 1.0)
+        if family in ("gnome", "kde") and source.key not in SKIPPED:
+            found.append(source)
+    # as available_decks lists them: GNOME's sheets by file name, then KDE's folders by name
+    found.sort(
+        key=lambda d: (d.family != "gnome", d.name + ".svgz" if d.family == "gnome" else d.name)
+    )
     return tuple(found)
 
 
@@ -158,6 +181,8 @@ def require_art() -> tuple[DeckSource, ...]:
     decks = available_decks()
     if not decks:
         raise MissingArtError(f"no card decks under {GNOME_DIR} or {KDE_DIR}: {INSTALL_HINT}")
+    if all(_cached_only(d) for d in decks):
+        return decks  # nothing to render
     if shutil.which("rsvg-convert") is None:
         raise MissingArtError(f"rsvg-convert not found: {INSTALL_HINT}")
     return decks
@@ -169,6 +194,9 @@ def load_deck(source: DeckSource) -> CardDeck | None:
     folder = cache_dir() / f"v{CACHE_VERSION}"
     stem = source.key.replace("/", "-")
     raw, meta_path = folder / f"{stem}.npy", folder / f"{stem}.json"
+    if _cached_only(source):
+        cached = json.loads(meta_path.read_text())
+        return _deck_from(source.key, np.load(raw, mmap_mode="r"), cached) if cached["ok"] else None
     stamp = _stamp(source.path)
     if meta_path.exists():
         meta = json.loads(meta_path.read_text())
@@ -204,6 +232,11 @@ def _deck_from(key: str, atlas: np.ndarray, meta: dict[str, object]) -> CardDeck
         tuple(meta["joker_box"]),  # type: ignore[arg-type]
         bool(meta["has_jokers"]),
     )
+
+
+def _cached_only(source: DeckSource) -> bool:
+    """Whether ``source`` is a deck of the face cache alone (:func:`cached_decks`)."""
+    return source.path.suffix == ".json"
 
 
 def _stamp(path: Path) -> str:
