@@ -297,3 +297,17 @@ def test_a_joker_that_may_be_the_natural_piece_reads_natural() -> None:
     joker = Choice((("JK", 0.5), ("R5", 0.4)))
     reading = read_meld([sure("R4"), joker, sure("R6")], TILES)
     assert reading.codes == ("R4", "R5", "R6") and reading.repaired == (1,)
+
+
+def test_a_repair_pays_for_each_piece_it_makes_a_wild() -> None:
+    # a set laid with a mistake: B1 read far surer than B2, which would stand for a 3
+    unlikely_two = Choice((("B1", 0.62), ("B7", 0.2), ("B2", 0.09)))
+    reading = read_meld([sure("R3"), unlikely_two, sure("Y3")], TILES)
+    assert reading.codes == ("R3", "B1", "Y3") and not reading.verdict.valid
+    # a 2 read nearly as surely as the 1 is still read as the wild it makes valid
+    likely_two = Choice((("B1", 0.45), ("B2", 0.4)))
+    reading = read_meld([sure("R3"), likely_two, sure("Y3")], TILES)
+    assert reading.codes == ("R3", "B2", "Y3") and reading.verdict.valid
+    # and a natural piece is no wild: R5 R6 R? R8 reads R7 as before
+    natural = Choice((("R1", 0.6), ("R7", 0.05)))
+    assert read_meld([sure("R5"), sure("R6"), natural, sure("R8")], TILES).codes[2] == "R7"
