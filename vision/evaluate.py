@@ -103,19 +103,19 @@ class Report:
                 self.shaken_exact += sum(m in found for m in truth.melds)
             true_melds = set(truth.melds) | {m[::-1] for m in truth.melds}
             unscored = [set(uids) for uids in truth.unscored_uids]
-            for m in result.melds:
-                if tuple(result.pieces[i].code for i in m.pieces) in true_melds:
+            for scanned in result.melds:
+                if tuple(result.pieces[i].code for i in scanned.pieces) in true_melds:
                     self.melds_found += 1
                     self.melds_found_true += 1
-                elif _lies_on(m.pieces, on, unscored):
+                elif _lies_on(scanned.pieces, on, unscored):
                     self.melds_found_unscored += 1
                 else:
                     self.melds_found += 1
             self.meld_losses.update(_losses(truth, result, on, found))
-            for m, side in zip(truth.melds, truth.meld_facing, strict=False):
-                if m in found and side is not None:
+            for codes, side in zip(truth.melds, truth.meld_facing, strict=False):
+                if codes in found and side is not None:
                     self.facing_known += 1
-                    self.facing_right += found[m] == side
+                    self.facing_right += found[codes] == side
 
         if truth.areas:
             in_meld = {i for m in result.melds for i in m.pieces}

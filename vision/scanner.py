@@ -411,7 +411,7 @@ def too_many_copies(
     or four by the preset), `dev_cards` read 465 and `syn_cards3` 351 (a false joker, boxed on a
     card's picture, can read surer than a true one)."""
     final = [(c.options[0][0], c.options[0][1]) for c in choices]
-    vouched = set()
+    vouched: set[int] = set()
     for chain_readings in readings:
         for meld, reading in chain_readings:
             for pos, i in enumerate(meld):

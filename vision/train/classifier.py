@@ -241,7 +241,7 @@ def _outputs(net: object, x: np.ndarray, device: str = "cpu") -> np.ndarray:
     net.eval()  # type: ignore[attr-defined]
     with torch.no_grad():
         parts = [
-            net(_norm(_to_tensor(x[i : i + 256])).to(device)).cpu().numpy()  # type: ignore[operator]
+            net(_norm(_to_tensor(x[i : i + 256])).to(device)).cpu().numpy()  # type: ignore[operator,attr-defined]
             for i in range(0, len(x), 256)
         ]
     return np.concatenate(parts) if parts else np.zeros((0, OUTPUTS), np.float32)
@@ -404,7 +404,7 @@ def train_classifier(
             )
             yb = torch.from_numpy(y[idx]).to(device)
             ab = (torch.from_numpy(a[idx]) + turned).to(device)  # type: ignore[operator]
-            outb = net(_norm(xb).to(device))  # type: ignore[operator]
+            outb = net(_norm(xb).to(device))  # type: ignore[operator,attr-defined]
             loss = loss_fn(outb[:, : NOT_A_PIECE + 1], yb) + TURN_WEIGHT * _turn_loss(outb, ab)
             optimizer.zero_grad()
             loss.backward()
