@@ -171,10 +171,11 @@ def read_meld(choices: Sequence[Choice], rules: Rules) -> MeldReading:
 NATURAL_COST = 2.0
 """A meld that reads valid with a wild (a joker, or a 2 out of its place) is read with that piece
 as its next likeliest face where that makes the meld valid with fewer wilds and costs at most
-this in log-probability (the face at least e^-2, about 0.14, times as likely): B4 R2 K4, the R2
-standing for a 4 and read R4 at 0.32 against 0.43, reads B4 R4 K4; a 2C standing as the wild in
-AS 2C 3S, read 2S at 0.3 against 0.5, reads 2S. Players lay natural pieces far more often than
-wilds, and a misread piece that happens to make a valid meld as a wild had gone unquestioned.
+this in log-probability (the face at least e^-2, about 0.14, times as likely): a B4 R4 K4 of
+`dev_tiles` read B4 R2 K4, the R2 standing for a 4 and R4 its next face at 0.32, now reads
+B4 R4 K4; a 2C standing as the wild in AS 2C 3S with 2S next nearly as likely reads 2S.
+Players lay natural pieces far more often than wilds, and a misread piece that happens to make
+a valid meld as a wild had gone unquestioned.
 Session 22, cached readings, melds read exactly (`dev_tiles`, `syn_cards`, `syn_cards3`): 724 /
 136 / 349 -> 725 / 138 / 351 at costs 1-3 (0.5: 724 / 136 / 351); held out, `test_cards` 456 ->
 459 of 626 and `test_tiles` 443 -> 444 of 474 (`test_cards_12mp`, `test_tiles_12mp` and the tile
@@ -191,7 +192,7 @@ def _natural(choices: Sequence[Choice], reading: MeldReading, rules: Rules) -> M
     best: tuple[float, int, str, float, Verdict] | None = None
     for i, choice in enumerate(choices):
         code = reading.codes[i]
-        if code != "JK" and (code[1:] if rules.pieces is PieceKind.TILES else code[:-1]) != "2":
+        if code != "JK" and "2" not in _marks(code, rules.pieces is PieceKind.TILES):
             continue
         for alt, p in choice.options[:TOP_K]:
             if alt == code:
@@ -274,9 +275,16 @@ def read_chain(
     """A chain of pieces (in order, with their centres) read as one meld, or, when that reads
     invalid, as the melds it splits into at wide gaps, each with its positions in the chain."""
     whole = range(len(choices))
-    readings = {(0, len(choices)): read_meld(choices, rules)}
-    if readings[0, len(choices)].verdict.valid or len(choices) < 2:
-        return [(whole, readings[0, len(choices)])]
+    readings: dict[tuple[int, int], MeldReading] = {}
+
+    def reading(start: int, stop: int) -> MeldReading:
+        """``choices[start:stop]`` read as one meld (each part read once)."""
+        if (start, stop) not in readings:
+            readings[start, stop] = read_meld(choices[start:stop], rules)
+        return readings[start, stop]
+
+    if reading(0, len(choices)).verdict.valid or len(choices) < 2:
+        return [(whole, reading(0, len(choices)))]
     steps = [math.dist(a, b) for a, b in itertools.pairwise(centres)]
     median = sorted(steps)[len(steps) // 2]
     # step k lies between pieces k and k + 1; the widest is tried first
@@ -287,10 +295,8 @@ def read_chain(
     def split(start: int, stop: int) -> list[tuple[range, MeldReading]] | None:
         """``start:stop`` read valid as a whole or split at gaps into parts that all read valid;
         None when no split does."""
-        if (start, stop) not in readings:
-            readings[start, stop] = read_meld(choices[start:stop], rules)
-        if readings[start, stop].verdict.valid:
-            return [(range(start, stop), readings[start, stop])]
+        if reading(start, stop).verdict.valid:
+            return [(range(start, stop), reading(start, stop))]
         for k in gaps:
             if start <= k < stop - 1:
                 left = split(start, k + 1)
@@ -301,26 +307,27 @@ def read_chain(
 
     parts = split(0, len(choices))
     if parts is None and rules.pieces is PieceKind.TILES:
-        parts = _split_off(len(choices), gaps, split, readings)
+        parts = _split_off(len(choices), gaps, split, reading)
     if parts is None and rules.pieces is PieceKind.TILES:
-        parts = _split_unrelated(choices, steps, median, rules)
-    return parts or [(whole, readings[0, len(choices)])]
+        parts = _split_unrelated(steps, median, reading)
+    return parts or [(whole, reading(0, len(choices)))]
 
 
 def _split_unrelated(
-    choices: Sequence[Choice], steps: Sequence[float], median: float, rules: Rules
+    steps: Sequence[float], median: float, reading: Callable[[int, int], MeldReading]
 ) -> list[tuple[range, MeldReading]] | None:
     """A row of tiles split in two at its widest step of at least ``UNRELATED_GAP`` times the
     median where one half reads valid and the other could never join it: the other reads valid
     too and the two could never be one meld (:func:`_unrelated`), or it reads invalid and holds
-    no tile of the valid half's colour (a run) or number (a set) (:func:`_foreign`)."""
-    n = len(choices)
+    no tile of the valid half's colour (a run) or number (a set) (:func:`_foreign`).
+    ``reading(start, stop)`` reads the row's pieces ``start:stop`` as one meld."""
+    n = len(steps) + 1
     for k in sorted(range(len(steps)), key=lambda k: -steps[k]):
         if steps[k] < UNRELATED_GAP * median:
             break
         if min(k + 1, n - k - 1) < SPLIT_OFF_MIN:
             continue
-        left, right = read_meld(choices[: k + 1], rules), read_meld(choices[k + 1 :], rules)
+        left, right = reading(0, k + 1), reading(k + 1, n)
         if left.verdict.valid and right.verdict.valid:
             apart = _unrelated(left.verdict, right.verdict)
         elif left.verdict.valid or right.verdict.valid:
@@ -362,7 +369,7 @@ def _split_off(
     n: int,
     gaps: Sequence[int],
     split: Callable[[int, int], list[tuple[range, MeldReading]] | None],
-    readings: dict[tuple[int, int], MeldReading],
+    reading: Callable[[int, int], MeldReading],
 ) -> list[tuple[range, MeldReading]] | None:
     """A row of ``n`` tiles split at its widest gap where one side reads valid (as a whole or
     split at gaps) and the other, of at least ``SPLIT_OFF_MIN`` tiles, does not: a valid meld
@@ -372,9 +379,9 @@ def _split_off(
         if (left is None) == (right is None):
             continue
         if left is None and k + 1 >= SPLIT_OFF_MIN:
-            return [(range(0, k + 1), readings[0, k + 1]), *(right or ())]
+            return [(range(0, k + 1), reading(0, k + 1)), *(right or ())]
         if right is None and n - k - 1 >= SPLIT_OFF_MIN:
-            return [*(left or ()), (range(k + 1, n), readings[k + 1, n])]
+            return [*(left or ()), (range(k + 1, n), reading(k + 1, n))]
     return None
 
 

@@ -390,10 +390,22 @@ def choice_of(probs: np.ndarray) -> Choice:
     return Choice(tuple((FACE_CODES[i], float(probs[i])) for i in top), suits)
 
 
+MeldReadings = list[list[tuple[tuple[int, ...], MeldReading]]]
+"""Per chain of pieces, its melds: (piece indexes, reading)."""
+
+
+def final_readings(choices: list[Choice], readings: MeldReadings) -> list[tuple[str, float]]:
+    """Each piece's (code, probability): its meld's reading, or its own likeliest face."""
+    final = [c.options[0] for c in choices]
+    for chain_readings in readings:
+        for meld, reading in chain_readings:
+            for i, code, p in zip(meld, reading.codes, reading.probabilities, strict=True):
+                final[i] = (code, p)
+    return final
+
+
 def too_many_copies(
-    choices: list[Choice],
-    readings: list[list[tuple[tuple[int, ...], MeldReading]]],
-    rules: Rules,
+    choices: list[Choice], readings: MeldReadings, rules: Rules
 ) -> list[tuple[int, str]]:
     """(piece, code) for each piece whose reading must be another: the decks hold
     ``rules.decks`` of each natural, so where more pieces read as one face, those beyond the
@@ -410,14 +422,8 @@ def too_many_copies(
     `test_cards` (in 18 more it lay on no labelled piece). Jokers are left out: counted too (two
     or four by the preset), `dev_cards` read 465 and `syn_cards3` 351 (a false joker, boxed on a
     card's picture, can read surer than a true one)."""
-    final = [(c.options[0][0], c.options[0][1]) for c in choices]
-    vouched: set[int] = set()
-    for chain_readings in readings:
-        for meld, reading in chain_readings:
-            for pos, i in enumerate(meld):
-                final[i] = (reading.codes[pos], reading.probabilities[pos])
-            if reading.verdict.valid:
-                vouched.update(meld)
+    final = final_readings(choices, readings)
+    vouched = {i for chain in readings for meld, r in chain if r.verdict.valid for i in meld}
     held: dict[str, list[int]] = {}
     for i, (code, _p) in enumerate(final):
         held.setdefault(code, []).append(i)
@@ -428,10 +434,6 @@ def too_many_copies(
         pieces.sort(key=lambda i: (i in vouched, final[i][1]), reverse=True)
         ruled += [(i, code) for i in pieces[rules.decks :]]
     return ruled
-
-
-def choices_of(dets: Detections) -> list[Choice]:
-    return [choice_of(probs) for probs in dets.faces]
 
 
 def assemble(
@@ -448,14 +450,12 @@ def assemble(
 ) -> ScanResult:
     """Group read detections into physical pieces and melds, judge each meld (pure, no model)."""
     dets = drop_jokers_beside_corners(dets)
-    choices = choices_of(dets)
-    codes = [c.best for c in choices]
+    codes = dets.codes()
     g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces)
     weak = lone_weak_jokers(dets, codes, g)
     if weak.any():
         dets = dets[~weak]
-        choices = choices_of(dets)
-        codes = [c.best for c in choices]
+        codes = dets.codes()
         g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces)
     t_group = time.perf_counter()
     timing["group"] = (t_group - started) * 1000
@@ -471,6 +471,7 @@ def assemble(
     shown = np.array([boxes[0] for boxes in g.pieces], np.int64)  # the box each piece is shown by
 
     def read(chain: tuple[int, ...]) -> list[tuple[tuple[int, ...], MeldReading]]:
+        """The melds of one chain of pieces, read with the pieces' current choices."""
         centres = [(float(x), float(y)) for x, y in dets.centres[shown[list(chain)]]]
         return [
             (tuple(chain[i] for i in span), reading)
@@ -491,11 +492,9 @@ def assemble(
             read(chain) if again.intersection(chain) else chain_readings
             for chain, chain_readings in zip(g.melds, readings, strict=True)
         ]
-    final = [c.options[0] for c in piece_choice]
+    final = final_readings(piece_choice, readings)
     melds: list[ScannedMeld] = []
     for meld, reading in (part for chain_readings in readings for part in chain_readings):
-        for pos, (code, p) in enumerate(zip(reading.codes, reading.probabilities, strict=True)):
-            final[meld[pos]] = (code, p)
         side = facing(float(dets.up[shown[i]]) for i in meld)
         melds.append(
             ScannedMeld(meld, reading.verdict, tuple(meld[p] for p in reading.repaired), side)
