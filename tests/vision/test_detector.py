@@ -150,3 +150,20 @@ def test_the_scanner_gives_its_detector_the_enlarge_settings_of_its_config(tmp_p
     (tmp_path / CONFIG_FILE).write_text(json.dumps({"imgsz": 640}))
     detector = Scanner.load(tmp_path).detector
     assert (detector.small_px, detector.max_imgsz) == (0, 640)  # off: no second, bigger pass
+
+
+def digits_as_corners(width: int) -> Rows:
+    """Three 144 px tiles at inputs over 352 px; fitted smaller, their numbers (and more) read as
+    eight 8 px card corners: more boxes, but far smaller than the pieces fitted."""
+    if width > 352:
+        return big_pieces(width)
+    return [[10.0 * (i + 1), 10.0, 8.0, 8.0, 0.9, 0.0, 0.0, 0.0] for i in range(8)]
+
+
+def test_a_smaller_reading_of_details_far_smaller_than_the_pieces_is_not_kept() -> None:
+    det, _ = _detector(piece_px=32)
+    session = FakeSession(digits_as_corners)
+    det.session = session
+    found = det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert session.widths == [640, 320]
+    assert len(found) == 3 and set(found.coarse.tolist()) == {2}  # the three tiles
