@@ -7,7 +7,8 @@ A crop the classifier is unsure of is read again turned half round, and the two 
 logits averaged: a card's two corner indexes are half turns of each other and tiles lie both
 ways up on a table, so the turned crop is a second look at the same face. Measured with session
 2's model on crops of the true boxes: real tiles 0.976 -> 0.989, synthetic card corners 0.857 ->
-0.878, synthetic tiles 0.960 -> 0.970.
+0.878, synthetic tiles 0.960 -> 0.970. A crop still unsure is read turned a quarter each way
+too (:data:`LOOKS`, session 23).
 
 A model trained since session 3 has three more outputs after the 106 face logits:
 
@@ -36,13 +37,34 @@ CARD_MASK = np.array([PIECES.face(i).kind is PieceKind.CARD for i in range(NUM_F
 MEAN = np.array([0.5, 0.5, 0.5], np.float32)
 STD = np.array([0.25, 0.25, 0.25], np.float32)
 BATCH = 64
-VIEWS = (0, 2)
-"""Quarter turns a crop is read at; their logits are averaged."""
+LOOKS: tuple[tuple[int, ...], ...] = ((0,), (2,), (1, 3))
+"""The quarter turns a crop is read at, look by look: every crop is read as cut; a crop read
+less surely than :data:`SECOND_LOOK` after the first look (:data:`THIRD_LOOK` after the second)
+is read at the next look's turns too, and the logits of all its views are averaged. The
+classifier learnt crops turned every quarter turn."""
+VIEWS = tuple(k for look in LOOKS for k in look)
+"""Every quarter turn a crop may be read at."""
 SECOND_LOOK = 0.9
-"""A crop whose first reading is less sure than this (top probability among its kind's faces
+"""A crop whose reading is less sure than this (top probability among its kind's faces
 and "not a piece") is read again turned. Measured on true crops: the same accuracy as reading
 every crop twice (real tiles 0.995, synthetic cards 0.886, synthetic tiles 0.983) for a second
 look at 19 %, 44 % and 17 % of them."""
+THIRD_LOOK = 0.7
+"""A crop whose first two looks together read less surely than this is read turned a quarter
+each way too. Session 23, chosen on the development scenes (melds read exactly; crops read
+there, and on the bench's fan and tiled fan):
+
+* two looks, as before: `dev_cards` 467 of 632 (15,385 crops; fan 103, tiled 364),
+  `dev_tiles` 728 of 758, `dev_tiles_12mp` 733 of 761;
+* a third look at quarter turns below 0.9: 477 (23,162; 143, 499), 731, 732;
+* the same, places looked at for a missing corner (:mod:`vision.gaps`) read at two looks: 476
+  (21,546);
+* one quarter turn below 0.9: 475 (19,276; 123, 430);
+* both quarter turns below **0.7**: 474 (20,182; 121, 411), 731, 732;
+* both below 0.5: 468 (18,013).
+
+0.7 keeps most of the gain for a third of the crops 0.9 adds: a crop costs about 1.2 ms, and
+the tiled fan (a table from afar) stays under a second."""
 NOT_A_PIECE = NUM_FACES
 """Output index of the "not a piece" logit (models since session 3)."""
 ORIENT_OUTPUTS = 2
@@ -148,25 +170,40 @@ class OnnxClassifier:
         """The crops read at each of ``views`` quarter turns, the views averaged."""
         return self._reading(self._views(crops, views), views)
 
-    def read(self, image: np.ndarray, detections: Detections, presence: bool = False) -> Detections:
+    def read(
+        self,
+        image: np.ndarray,
+        detections: Detections,
+        presence: bool = False,
+        looks: int | None = None,
+    ) -> Detections:
         """The detections that are pieces, with their face probabilities and up angles.
 
         Every crop is read as cut; only those read with less than :data:`SECOND_LOOK`
-        certainty are read again turned half round and the two views averaged. With
+        certainty are read again turned half round, and those still unsure turned a quarter
+        each way (:data:`LOOKS`), their views averaged. With
         ``presence``, each kept box's confidence becomes the probability that it is a piece
-        (for boxes no detector scored).
+        (for boxes no detector scored). ``looks``: read at only the first so many of
+        :data:`LOOKS`.
         """
         if not len(detections):
             return detections
         margins = np.where(detections.kind, self.tile_margin, self.margin)
         crops = cut_crops(image, detections.xyxy, self.size, margins)
-        first = self._views(crops, VIEWS[:1])
-        reading = self._reading(first, VIEWS[:1])
+        taken = LOOKS[:looks]
+        outputs = self._views(crops, taken[0])
+        seen = taken[0]
+        reading = self._reading(outputs, seen)
         faces, none = piece_probabilities(reading.logits, reading.none, detections.kind)
-        unsure = np.maximum(faces.max(axis=1) * (1 - none), none) < SECOND_LOOK
-        if unsure.any() and len(VIEWS) > 1:
-            both = np.concatenate([first[:, unsure], self._views(crops[unsure], VIEWS[1:])])
-            again = self._reading(both, VIEWS)
+        unsure = np.arange(len(crops))
+        for look, floor in zip(taken[1:], (SECOND_LOOK, THIRD_LOOK), strict=False):
+            sure = np.maximum(faces[unsure].max(axis=1) * (1 - none[unsure]), none[unsure])
+            unsure = unsure[sure < floor]
+            if not len(unsure):
+                break
+            outputs = np.concatenate([outputs[:, sure < floor], self._views(crops[unsure], look)])
+            seen = seen + look
+            again = self._reading(outputs, seen)
             reading.logits[unsure], reading.none[unsure] = again.logits, again.none
             reading.up[unsure] = again.up
             faces, none = piece_probabilities(reading.logits, reading.none, detections.kind)

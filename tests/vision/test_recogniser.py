@@ -147,7 +147,7 @@ class _TwoLookClassifier(OnnxClassifier):
         out[~sure, card[0]] = 1.0  # unsure between faces 0 and 1 ...
         out[~sure, card[1]] = 1.2
         turned = crops[:, 1, 1, 1] > 128  # ... until seen turned, when face 0 wins clearly
-        out[turned & ~sure, card[0]] = 8.0
+        out[turned & ~sure, card[0]] = 12.0
         return out
 
 
@@ -163,6 +163,26 @@ def test_only_unsure_crops_get_a_second_look() -> None:
     assert classifier.read_crops == 3  # two crops as cut, one of them again
     card = np.flatnonzero(CARD_MASK)
     assert read.face_id.tolist() == [card[0], card[0]]  # the second look changed box 1's mind
+
+
+def test_a_crop_still_unsure_after_the_half_turn_is_read_turned_a_quarter_each_way() -> None:
+    from vision.detections import Detections
+
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[10:40, 10:40, 0] = 255  # box 0: red -> sure at first sight
+    image[6:14, 136:144, 1] = 255  # box 1: green beyond its top-right corner, top left when
+    boxes = np.array([[10, 10, 40, 40], [110, 10, 140, 40]], np.float32)  # turned a quarter
+    classifier = _TwoLookClassifier()
+    read = classifier.read(image, Detections.from_boxes(boxes, np.ones(2), np.zeros(2)))
+    assert classifier.read_crops == 5  # two as cut, box 1 half turned, then both quarter turns
+    card = np.flatnonzero(CARD_MASK)
+    # as cut and half turned, box 1 reads face 1 (1.2 against 1.0); a quarter turn says face 0
+    assert read.face_id.tolist() == [card[0], card[0]]
+
+    classifier = _TwoLookClassifier()  # the first two looks only: box 1 stays face 1
+    read = classifier.read(image, Detections.from_boxes(boxes, np.ones(2), np.zeros(2)), looks=2)
+    assert classifier.read_crops == 3
+    assert read.face_id.tolist() == [card[0], card[1]]
 
 
 def test_the_training_augmentation_cuts_each_crop_at_a_drawn_margin() -> None:
