@@ -63,8 +63,9 @@ there, and on the bench's fan and tiled fan):
 * both quarter turns below **0.7**: 474 (20,182; 121, 411), 731, 732;
 * both below 0.5: 468 (18,013).
 
-0.7 keeps most of the gain for a third of the crops 0.9 adds: a crop costs about 1.2 ms, and
-the tiled fan (a table from afar) stays under a second."""
+0.7 keeps most of the gain for fewer crops (of those 0.9 adds, 62 % on `dev_cards`, a third on
+the tiled fan): a crop costs about 1.2 ms, and the tiled fan (a table from afar) took 1.01 s
+against 0.96 s with two looks in one bench run (`bench/scan.py`)."""
 NOT_A_PIECE = NUM_FACES
 """Output index of the "not a piece" logit (models since session 3)."""
 ORIENT_OUTPUTS = 2
