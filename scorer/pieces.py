@@ -240,7 +240,9 @@ def _parse_uncached(token: str) -> Piece:
         if colour is None:
             raise InvalidPieceError(token, f"unknown colour {text[0]!r}")
         digits = text[1:]
-        if not digits.isdigit() or not 1 <= int(digits) <= 13 or digits.startswith("0"):
+        # ASCII digits only: "¹" is a digit to str.isdigit() but not to int()
+        ascii_number = digits.isascii() and digits.isdigit() and not digits.startswith("0")
+        if not ascii_number or not 1 <= int(digits) <= 13:
             raise InvalidPieceError(token, "a tile's number is 1-13")
         return Tile(colour, Rank.from_number(int(digits)))
     suit = _SUITS.get(text[-1])

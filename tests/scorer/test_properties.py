@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scorer import (
@@ -120,6 +120,8 @@ def test_any_pieces_get_a_verdict_never_an_exception(
 
 @settings(max_examples=300, deadline=None)
 @given(token=st.text(max_size=5))
+@example(token="R\u00b9")  # a superscript one: a digit to str.isdigit(), not to int()
+@example(token="B\u0661")  # an Arabic-Indic one
 def test_parser_reads_or_refuses_every_string(token: str) -> None:
     try:
         piece = parse_piece(token)
