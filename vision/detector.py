@@ -101,6 +101,12 @@ def make_session(path: Path, threads: int = 2) -> Any:
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
+def median_piece(dets: Detections, scale: float) -> float:
+    """The longer side of the median box of ``dets`` (photo pixels) in a network input that
+    fitted the photo at ``scale``."""
+    return float(np.median(dets.sizes.max(axis=1))) * scale
+
+
 MIN_IMGSZ = 320
 CLOSE_UP_KEEP = 0.5
 """A close-up's smaller reading is kept only if its median piece measures at least this share of
@@ -159,7 +165,7 @@ class OnnxDetector:
         dets, scale = self._detect_at(image, self.imgsz)
         if len(dets) == 0:
             return dets
-        median = float(np.median(dets.sizes.max(axis=1))) * scale
+        median = median_piece(dets, scale)
         if median < self.small_px and self.max_imgsz > self.imgsz:
             # small pieces (a whole table from afar): read again enlarged, up to max_imgsz
             want = self.imgsz * self.small_px / median
@@ -177,8 +183,8 @@ class OnnxDetector:
             return dets
         # more boxes, but far smaller than the pieces fitted: details of the pieces (a tile's
         # number taken for a card corner), not the pieces themselves
-        again_median = float(np.median(again.sizes.max(axis=1))) * again_scale
-        return again if again_median >= CLOSE_UP_KEEP * self.piece_px else dets
+        fitted = median_piece(again, again_scale) >= CLOSE_UP_KEEP * self.piece_px
+        return again if fitted else dets
 
     def detect_at(self, image: np.ndarray, imgsz: int) -> Detections:
         """The photo read once, fitted into ``imgsz`` (no close-up logic)."""

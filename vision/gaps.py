@@ -45,18 +45,9 @@ CARD_CORNER = 0
 """The coarse class given to a looked-for box (a card corner; the classifier reads jokers)."""
 
 
-GAP_LOOKS: int | None = None
-"""How many of the classifier's looks (:data:`vision.recogniser.LOOKS`) a place is read at
-(None: all)."""
-
-
 class Reader(Protocol):
     def read(
-        self,
-        image: np.ndarray,
-        detections: Detections,
-        presence: bool = False,
-        looks: int | None = None,
+        self, image: np.ndarray, detections: Detections, presence: bool = False
     ) -> Detections: ...
 
 
@@ -120,7 +111,7 @@ def fill_gaps(
     if not len(boxes):
         return dets
     looked = Detections.from_boxes(boxes, np.ones(len(boxes)), np.full(len(boxes), CARD_CORNER))
-    read = reader.read(image, looked, presence=True, looks=GAP_LOOKS)
+    read = reader.read(image, looked, presence=True)
     # never a joker: one reads where a card's face shows more often than a joker lies there
     read = read[(read.read_confidence >= floor) & (np.array(read.codes()) != grouping.JOKER_CODE)]
     if not len(read):

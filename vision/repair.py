@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from scorer import (
+    Colour,
     MeldcamError,
     MeldKind,
     PieceKind,
@@ -347,11 +348,7 @@ def _unrelated(a: Verdict, b: Verdict) -> bool:
         return True
     if a.kind is MeldKind.SET:
         return a.stands[0] != b.stands[0]
-    colours = [
-        {p.colour for p, w in zip(v.pieces, v.wild, strict=True) if not w and isinstance(p, Tile)}
-        for v in (a, b)
-    ]
-    return not colours[0] & colours[1]
+    return not _natural_colours(a) & _natural_colours(b)
 
 
 def _foreign(meld: Verdict, codes: Sequence[str]) -> bool:
@@ -360,9 +357,14 @@ def _foreign(meld: Verdict, codes: Sequence[str]) -> bool:
     tiles = [t for t in (parse_piece(c, PieceKind.TILES) for c in codes) if isinstance(t, Tile)]
     if meld.kind is MeldKind.SET:
         return all(t.number != meld.stands[0] for t in tiles)
-    natural = zip(meld.pieces, meld.wild, strict=True)
-    colours = {p.colour for p, wild in natural if not wild and isinstance(p, Tile)}
+    colours = _natural_colours(meld)
     return all(t.colour not in colours for t in tiles)
+
+
+def _natural_colours(meld: Verdict) -> set[Colour]:
+    """The colours of a meld's natural (not wild) tiles."""
+    natural = zip(meld.pieces, meld.wild, strict=True)
+    return {p.colour for p, wild in natural if not wild and isinstance(p, Tile)}
 
 
 def _split_off(

@@ -63,13 +63,7 @@ class _Reader:
         self.code = code
         self.seen = 0
 
-    def read(
-        self,
-        image: np.ndarray,
-        detections: Detections,
-        presence: bool = False,
-        looks: int | None = None,
-    ) -> Detections:
+    def read(self, image: np.ndarray, detections: Detections, presence: bool = False) -> Detections:
         assert presence  # looked-for boxes have no detector score
         self.seen += len(detections)
         y = detections.centres[:, 1]
