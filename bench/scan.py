@@ -5,7 +5,8 @@ from afar whose small pieces the detector reads a second time enlarged (``small_
 also with that second reading off). Prints each one's split (decode, detect, recognise, group,
 score), the peak memory of the process, and, when ultralytics is installed and
 ``models/detector.pt`` exists, the time of ultralytics' own ``predict`` on the fan photo at the
-same size for comparison.
+same size for comparison; and the two photos read with the other classifier (the int8 one is
+served on a CPU with VNNI, the fp32 one elsewhere: ``vision.scanner.classifier_file``).
 
     .venv/bin/python bench/scan.py [--photos N] [--models models]
 """
@@ -47,13 +48,14 @@ def main() -> int:
     p.add_argument("--models", type=Path, default=ROOT / "models")
     args = p.parse_args()
     sys.path.insert(0, str(ROOT))
-    from vision.scanner import Scanner
+    from vision.recogniser import OnnxClassifier
+    from vision.scanner import INT8_CLASSIFIER_FILE, TRAINED_CLASSIFIER_FILE, Scanner
 
     data = twelve_mp_jpeg()
     t0 = time.perf_counter()
     scanner = Scanner.load(args.models)
     load_ms = (time.perf_counter() - t0) * 1000
-    print(f"models loaded in {load_ms:.0f} ms")
+    print(f"models loaded in {load_ms:.0f} ms; classifier served: {scanner.classifier.path.name}")
     afar = twelve_mp_jpeg(2)
     measure(scanner, data, args.photos, "card fan")
     scanner.count_copies = False  # four copies of each card: more than two decks hold
@@ -63,6 +65,20 @@ def main() -> int:
         measure(plain, afar, args.photos, "the same, not enlarged (small_px 0)")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (RSS): {peak_mb:.0f} MB")
+    other = {
+        TRAINED_CLASSIFIER_FILE: INT8_CLASSIFIER_FILE,
+        INT8_CLASSIFIER_FILE: TRAINED_CLASSIFIER_FILE,
+    }[scanner.classifier.path.name]
+    if (args.models / other).exists():
+        # the same photos read with the classifier not served on this CPU, for comparison
+        config = scanner.config
+        scanner.classifier = OnnxClassifier(
+            args.models / other, config.crop_margin, config.tile_crop_margin
+        )
+        scanner.count_copies = True
+        measure(scanner, data, args.photos, f"card fan, {other} served")
+        scanner.count_copies = False
+        measure(scanner, afar, args.photos, f"fan tiled 2x2, {other} served")
     weights = args.models / "detector.pt"
     if importlib.util.find_spec("ultralytics") and weights.exists():
         compare_ultralytics(weights, data, scanner.config.imgsz, args.photos)

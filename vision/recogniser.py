@@ -120,6 +120,7 @@ class OnnxClassifier:
     share of the box's side) and a tile's ``tile_margin`` (the same when not given)."""
 
     def __init__(self, path: Path, margin: float = MARGIN, tile_margin: float | None = None):
+        self.path = path
         self.margin = margin
         self.tile_margin = margin if tile_margin is None else tile_margin
         self.session = make_session(path)

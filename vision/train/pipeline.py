@@ -173,7 +173,7 @@ def train_classifier_stage(
     """Train the classifier in ``runs/<run>`` (default: named by the crop sets), starting from
     ``models/classifier.pt`` when that run is new, and export it to ``models/``."""
     from vision.crops import CROP_SIZE
-    from vision.scanner import CONFIG_FILE, ScannerConfig
+    from vision.scanner import CONFIG_FILE, TRAINED_CLASSIFIER_FILE, ScannerConfig
     from vision.train.classifier import export_classifier, strip_checkpoint, train_classifier
 
     crops = crops_folder()
@@ -206,8 +206,41 @@ def train_classifier_stage(
             for name in ("syn_cards", "syn_tiles", "real", *(p.stem for p in negatives["val"]))
         },
     )
-    export_classifier(checkpoint, MODELS / "classifier.onnx", CROP_SIZE)
+    export_classifier(checkpoint, MODELS / TRAINED_CLASSIFIER_FILE, CROP_SIZE)
     strip_checkpoint(checkpoint, MODELS / "classifier.pt")
+    quantize_stage()
+
+
+def quantize_stage() -> Path:
+    """``models/classifier.onnx`` quantized to 8 bits (``classifier.int8.onnx``, which the scanner
+    serves on a CPU with VNNI), calibrated on the training crops at the served margins
+    (:mod:`vision.train.quantize`)."""
+    from vision.crops import CROP_SIZE
+    from vision.scanner import (
+        CONFIG_FILE,
+        INT8_CLASSIFIER_FILE,
+        TRAINED_CLASSIFIER_FILE,
+        ScannerConfig,
+    )
+    from vision.train.quantize import calibration_crops, quantize_classifier
+
+    config = ScannerConfig.read(MODELS / CONFIG_FILE)
+    crops = crops_folder()
+    names = [*SYNTHETIC, "real", *(f"negatives_{n}" for n, s, _ in NEGATIVES if s == "train")]
+    sets = [
+        (path, config.crop_margin if "cards" in name else config.tile_crop_margin)
+        for name in names
+        if (path := crops / f"{name}_train.npz").exists()
+    ]
+    if not sets:
+        raise SystemExit(f"no training crops under {crops}: run the sets stage first")
+    out = quantize_classifier(
+        MODELS / TRAINED_CLASSIFIER_FILE,
+        MODELS / INT8_CLASSIFIER_FILE,
+        calibration_crops(sets, CROP_SIZE),
+    )
+    print(f"quantized {TRAINED_CLASSIFIER_FILE} -> {out.name} on {len(sets)} crop sets")
+    return out
 
 
 SERVE_IMGSZ = 640
@@ -360,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     p.add_argument(
         "--stages", default="generate,sets,detector,classifier,evaluate",
-        help="comma-separated subset of the stages",
+        help="comma-separated subset of the stages (the classifier stage ends by quantizing "
+        "the served classifier; `quantize` does that alone, from models/classifier.onnx)",
     )  # fmt: skip
     p.add_argument(
         "--eval-cache", type=Path, default=None, metavar="DIR",
@@ -381,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
         train_classifier_stage(
             args.cls_epochs, args.threads, args.cls_sample, args.cls_lr, args.cls_run, args.device
         )
+    elif "quantize" in stages:
+        quantize_stage()
     if "evaluate" in stages:
         evaluate_stage(args.eval_cache)
     print(f"make train: {time.time() - t0:.0f} s")
