@@ -49,10 +49,10 @@ SECOND_LOOK = 0.9
 and "not a piece") is read again turned. Measured on true crops: the same accuracy as reading
 every crop twice (real tiles 0.995, synthetic cards 0.886, synthetic tiles 0.983) for a second
 look at 19 %, 44 % and 17 % of them."""
-THIRD_LOOK = 0.7
+THIRD_LOOK = 0.9
 """A crop whose first two looks together read less surely than this is read turned a quarter
-each way too. Session 23, chosen on the development scenes (melds read exactly; crops read
-there, and on the bench's fan and tiled fan):
+each way too. Session 23, fp32 classifier, chosen on the development scenes (melds read
+exactly; crops read there, and on the bench's fan and tiled fan):
 
 * two looks, as before: `dev_cards` 467 of 632 (15,385 crops; fan 103, tiled 364),
   `dev_tiles` 728 of 758, `dev_tiles_12mp` 733 of 761;
@@ -63,9 +63,11 @@ there, and on the bench's fan and tiled fan):
 * both quarter turns below **0.7**: 474 (20,182; 121, 411), 731, 732;
 * both below 0.5: 468 (18,013).
 
-0.7 keeps most of the gain for fewer crops (of those 0.9 adds, 62 % on `dev_cards`, a third on
-the tiled fan): a crop costs about 1.2 ms, and the tiled fan (a table from afar) took 1.01 s
-against 0.96 s with two looks in one bench run (`bench/scan.py`)."""
+Session 23 took 0.7, which kept most of the gain for fewer crops when a crop cost about 1.2 ms
+(the tiled fan, a table from afar, took 1.01 s against 0.96 s with two looks). With the int8
+classifier (session 24, a crop about 0.35 ms) 0.9 is served: `dev_cards` 474 -> 478,
+`dev_tiles` 730 -> 731, `dev_tiles_12mp` 732 -> 732, the real fans 0.983 either way; 0.95 read
+the same as 0.9."""
 NOT_A_PIECE = NUM_FACES
 """Output index of the "not a piece" logit (models since session 3)."""
 ORIENT_OUTPUTS = 2

@@ -303,8 +303,9 @@ class Reading:
 
 def has_vnni(cpuinfo: str | None = None) -> bool:
     """Whether the CPU (``/proc/cpuinfo``, or the text given) sums products of 8-bit integers
-    straight into 32 bits (x86 VNNI). Without it onnxruntime multiplies them in pairs summed into
-    16 bits, no faster than fp32 here (session 9) and liable to overflow with 8-bit weights."""
+    straight into 32 bits (x86 VNNI). Without it onnxruntime sums them in pairs into 16 bits,
+    which 8-bit weights can overflow, and session 9's machine (AVX2 alone) ran int8 no faster
+    than fp32."""
     if cpuinfo is None:
         try:
             cpuinfo = Path("/proc/cpuinfo").read_text()

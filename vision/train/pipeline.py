@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--stages", default="generate,sets,detector,classifier,evaluate",
         help="comma-separated subset of the stages (the classifier stage ends by quantizing "
-        "the served classifier; `quantize` does that alone, from models/classifier.onnx)",
+        "the classifier to int8; `quantize` does that alone, from models/classifier.onnx)",
     )  # fmt: skip
     p.add_argument(
         "--eval-cache", type=Path, default=None, metavar="DIR",

@@ -8,11 +8,12 @@ in pairs into 16 bits, which full 8-bit weights can overflow, and session 9 meas
 faster than fp32 on such a CPU.
 
 Session 24, on this 2-core machine (AMD EPYC with AVX-512 VNNI), batches of 64 crops: 1.03 ms a
-crop in fp32, 0.32 ms in int8. One view of 3,000 val crops each read right, fp32 -> int8:
-`syn_cards` 0.8244 -> 0.8244, `syn_cards3` 0.8907 -> 0.8910, real tiles 0.9967 -> 0.9976,
-`syn_tiles` 0.9797 -> 0.9797. Weights kept to 7 bits (``reduce_range``, safe without VNNI) read
-0.8259, 0.8883, 0.9967, 0.9797, but on the whole scanner 4 melds fewer of `dev_cards` than fp32
-(470 against 474 of 632), where 8-bit weights read 474 (`models/classifier.md`).
+crop in fp32, 0.32 ms in int8. One view of val crops read right (3,000 card corners of
+`syn_cards` and of `syn_cards3`, 1,300 real tiles, 1,000 of `syn_tiles`), fp32 -> this int8:
+0.8195 -> 0.8190, 0.8887 -> 0.8860, 0.9967 -> 0.9976, 0.9797 -> 0.9809. Weights kept to 7 bits
+(``reduce_range``, safe without VNNI) read 0.8180, 0.8867, 0.9967, 0.9761, and on the whole
+scanner 4 melds fewer of `dev_cards` than fp32 (470 against 474 of 632), where 8-bit weights
+read 474 (`models/classifier.md`).
 """
 
 from __future__ import annotations
