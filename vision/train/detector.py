@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from vision.train.env import offline_ultralytics
@@ -21,16 +22,29 @@ def train_detector(
     resume: bool = True,
     lr0: float = 0.002,
     warmup_epochs: float = 0.3,
+    warmup_bias_lr: float = 0.1,
     scale: float = 0.5,
     mosaic: float = 1.0,
     hsv_v: float = 0.4,
     threads: int = 2,
     device: str = "cpu",
+    workers: int | None = None,
+    hours: float | None = None,
+    cache: bool = False,
+    close_mosaic: int | None = None,
+    on_epoch: Callable[[Path], None] | None = None,
 ) -> Path:
     """Train (or resume ``project/name/weights/last.pt``) on ``device`` (``cpu``, or a CUDA
     device such as ``0``); returns the best checkpoint.
     ``hsv_v``: how far a training image's brightness is drawn from its own (ultralytics' 0.4,
-    0.6-1.4 times; session 17 trained at 0.7 for photos taken in dim light)."""
+    0.6-1.4 times; session 17 trained at 0.7 for photos taken in dim light).
+    ``warmup_bias_lr``: where the biases' rate starts its warm-up (ultralytics' 0.1 suits
+    random weights; a trained start wants 0).
+    ``workers``: loader processes (default 1 on the CPU, 8 elsewhere); ``hours``: stop after
+    this long, ultralytics fitting its schedule to it after the first epoch (``epochs`` is then
+    only the first guess); ``cache``: hold the decoded images in memory; ``close_mosaic``: the
+    last epochs without mosaic (default a fifth); ``on_epoch``: called with ``last.pt`` after
+    each epoch is saved (the GPU run copies it out, ``vision/train/gpu.py``)."""
     offline_ultralytics(threads)
     from ultralytics import YOLO
 
@@ -45,6 +59,8 @@ def train_detector(
     # 8.4 drops a loaded checkpoint's weights unless ``pretrained`` is true (until session 3
     # every phase here silently started from random weights)
     model = YOLO(str(start)) if start is not None else YOLO(cfg)
+    if on_epoch is not None:
+        model.add_callback("on_model_save", lambda trainer: on_epoch(Path(trainer.last)))
     model.train(
         data=str(data),
         project=str(project),
@@ -53,16 +69,19 @@ def train_detector(
         imgsz=imgsz,
         epochs=epochs,
         batch=batch,
-        workers=1 if device == "cpu" else 8,
+        workers=workers if workers is not None else (1 if device == "cpu" else 8),
         device=device,
+        cache="ram" if cache else False,
+        deterministic=device == "cpu",
         pretrained=start is not None,
         optimizer="AdamW",
         lr0=lr0,
         warmup_epochs=warmup_epochs,
+        warmup_bias_lr=warmup_bias_lr,
         amp=False,
         plots=False,
         fraction=fraction,
-        close_mosaic=max(1, epochs // 5),
+        close_mosaic=close_mosaic if close_mosaic is not None else max(1, epochs // 5),
         degrees=0.0,
         flipud=0.0,
         fliplr=0.0,
@@ -71,6 +90,7 @@ def train_detector(
         scale=scale,
         patience=100,
         verbose=False,
+        **({"time": hours} if hours else {}),
     )
     return project / name / "weights" / "best.pt"
 

@@ -1,0 +1,98 @@
+"""The GPU run (``vision/train/gpu.py``): what it unpacks there, how it cuts the sets side by side
+into one turned set, and how it reads ultralytics' results without polars."""
+
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.fonts import font_files
+from vision.classes import PIECES
+from vision.train import gpu
+from vision.train.data import read_labels
+
+TILE = PIECES.names.index("R7")
+
+
+def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    tar.addfile(info, io.BytesIO(data))
+
+
+def test_results_are_read_with_the_standard_library(tmp_path: Path) -> None:
+    csv = tmp_path / "results.csv"
+    csv.write_text(
+        "epoch,time,metrics/mAP50(B), lr/pg0\n1,29.1,0.5043,0.000667\n2,50.1,0.53688,0.000634\n"
+    )
+    read = gpu._csv_results(SimpleNamespace(csv=csv))
+    assert read == {
+        "epoch": [1.0, 2.0],
+        "time": [29.1, 50.1],
+        "metrics/mAP50(B)": [0.5043, 0.53688],
+        "lr/pg0": [0.000667, 0.000634],
+    }
+    assert gpu._csv_results(SimpleNamespace(csv=tmp_path / "none.csv")) == {}
+
+
+def test_unpacking_fills_the_face_cache_and_adds_only_the_fonts_missing_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed = next(iter(font_files()))  # a font this machine has
+    bundle, fonts = tmp_path / "bundle", tmp_path / "fonts"
+    bundle.mkdir()
+    with tarfile.open(bundle / "faces.tar.xz", "w:xz") as tar:
+        _add(tar, "v4/deck.json", b'{"ok": false}')
+    with tarfile.open(bundle / "fonts.tar", "w") as tar:
+        _add(tar, installed, b"not the installed one")
+        _add(tar, "Missing-Bold.ttf", b"font bytes")
+    monkeypatch.setattr(gpu, "BUNDLE", bundle)
+    monkeypatch.setattr(gpu, "WORK", tmp_path / "work")
+    monkeypatch.setattr(gpu, "FONTS", fonts)
+    monkeypatch.delenv("MELDCAM_CACHE", raising=False)
+    gpu._unpack()
+    cache = tmp_path / "work" / "cache"
+    assert (cache / "faces" / "v4" / "deck.json").read_text() == '{"ok": false}'
+    assert os.environ["MELDCAM_CACHE"] == str(cache)
+    assert sorted(p.name for p in fonts.iterdir()) == ["Missing-Bold.ttf"]
+    monkeypatch.delenv("MELDCAM_CACHE")
+
+
+def _scenes(root: Path, name: str) -> Path:
+    """A set of one 1280x960 training photo with a tile whole inside its top-left crop."""
+    for part in ("images", "labels"):
+        (root / part / "train").mkdir(parents=True)
+    image = np.full((960, 1280, 3), 60, np.uint8)
+    image[100:200, 100:180] = (0, 200, 255)
+    cv2.imwrite(str(root / "images" / "train" / f"{name}.png"), image)
+    (root / "labels" / "train" / f"{name}.txt").write_text(
+        f"{TILE} {140 / 1280} {150 / 960} {80 / 1280} {100 / 960}\n"
+    )
+    return root
+
+
+def test_sets_cut_side_by_side_meet_in_one_turned_set(tmp_path: Path) -> None:
+    turned = tmp_path / "turned"
+    jobs = [
+        (str(_scenes(tmp_path / f"set{k}", "p")), str(tmp_path / f"tiled{k}"), str(turned))
+        for k in range(2)
+    ]
+    counts = [gpu._cut(job) for job in jobs]
+    # one photo: the crop with the most whole pieces plus every other holding any (none here)
+    assert counts == [1, 1]
+    names = sorted(p.name for p in (turned / "images" / "train").iterdir())
+    assert names == ["set0-p-0.jpg", "set1-p-0.jpg"]  # each set's crops under its own name
+    for name in names:
+        assert len(read_labels(turned / "labels" / "train" / name.replace(".jpg", ".txt"))) == 1
+    # a set already cut (the real photos' crops, cut here) is turned as it is, not cut again
+    again = gpu._cut((str(tmp_path / "tiled0"), str(tmp_path / "tiled0"), str(tmp_path / "t2")))
+    assert again == 1
+    assert [p.name for p in (tmp_path / "t2" / "images" / "train").iterdir()] == ["set0-p-0.jpg"]
+    assert "nc: 4" in (turned / "data.yaml").read_text()
