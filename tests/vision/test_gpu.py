@@ -96,3 +96,20 @@ def test_sets_cut_side_by_side_meet_in_one_turned_set(tmp_path: Path) -> None:
     assert again == 1
     assert [p.name for p in (tmp_path / "t2" / "images" / "train").iterdir()] == ["set0-p-0.jpg"]
     assert "nc: 4" in (turned / "data.yaml").read_text()
+
+
+def test_the_scenes_made_there_share_no_seed_with_the_sets_here() -> None:
+    """The GPU run's scenes are training data: a seed of a held-out or development set would
+    train the detector on the very tables it is scored on."""
+    from vision.train.pipeline import (
+        DEVELOPMENT,
+        PHONE_DEVELOPMENT,
+        PHONE_HELD_OUT,
+        generated_sets,
+    )
+
+    here = {s[3] for s in (*generated_sets(700, 300), *DEVELOPMENT, *PHONE_HELD_OUT)}
+    here |= {s[3] for s in PHONE_DEVELOPMENT}
+    there = {*gpu.CARD_SEEDS, *gpu.TILE_SEEDS}
+    assert len(there) == len(gpu.CARD_SEEDS) + len(gpu.TILE_SEEDS)
+    assert here.isdisjoint(there)
