@@ -56,13 +56,12 @@ def test_unpacking_fills_the_face_cache_and_adds_only_the_fonts_missing_there(
     monkeypatch.setattr(gpu, "BUNDLE", bundle)
     monkeypatch.setattr(gpu, "WORK", tmp_path / "work")
     monkeypatch.setattr(gpu, "FONTS", fonts)
-    monkeypatch.delenv("MELDCAM_CACHE", raising=False)
+    monkeypatch.setenv("MELDCAM_CACHE", str(tmp_path / "elsewhere"))  # restored afterwards
     gpu._unpack()
     cache = tmp_path / "work" / "cache"
     assert (cache / "faces" / "v4" / "deck.json").read_text() == '{"ok": false}'
     assert os.environ["MELDCAM_CACHE"] == str(cache)
     assert sorted(p.name for p in fonts.iterdir()) == ["Missing-Bold.ttf"]
-    monkeypatch.delenv("MELDCAM_CACHE")
 
 
 def _scenes(root: Path, name: str) -> Path:

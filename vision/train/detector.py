@@ -90,7 +90,7 @@ def train_detector(
         scale=scale,
         patience=100,
         verbose=False,
-        **({"time": hours} if hours else {}),
+        time=hours,
     )
     return project / name / "weights" / "best.pt"
 
@@ -117,3 +117,10 @@ def strip_checkpoint(weights: Path, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model.half(), "epoch": -1, "train_args": ckpt.get("train_args", {})}, out)
     return out
+
+
+def serve_detector(weights: Path, models: Path) -> None:
+    """Make a checkpoint the served detector: ``models/detector.onnx`` for serving and, stripped,
+    ``models/detector.pt`` for training to continue from."""
+    export_onnx(weights, models / "detector.onnx")
+    strip_checkpoint(weights, models / "detector.pt")

@@ -40,9 +40,18 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from vision.train.pipeline import (
+    DATA,
+    MODELS,
+    REALDATA,
+    ROOT,
+    SERVE_IMGSZ,
+    TILED_CROP,
+    run_meldcam,
+)
+
 BUNDLE = ROOT / ".gpu"
-WORK = ROOT / "data" / "gpu"
+WORK = DATA / "gpu"
 WHEELS = ("ultralytics==8.4.190", "ultralytics-thop==2.2.3")
 """What the machine's Python lacks for training (its image has torch, torchvision, opencv,
 numpy, scipy, matplotlib, pyyaml, psutil and requests; ``docs/gpu.md``). polars is not carried
@@ -78,7 +87,6 @@ def pack(args: argparse.Namespace) -> None:
     """Fill ``.gpu/`` here: wheels, atlases, fonts, real tile crops and ``run.sh``."""
     from datasets.card_art import CACHE_VERSION, cache_dir, load_deck, require_art
     from vision.train.data import build_tiled_detector_set
-    from vision.train.pipeline import DATA, REALDATA, SERVE_IMGSZ, TILED_CROP, _meldcam
 
     BUNDLE.mkdir(exist_ok=True)
     wheels = BUNDLE / "wheels"
@@ -104,7 +112,7 @@ def pack(args: argparse.Namespace) -> None:
                 tar.add(path, arcname=path.name)
     real = BUNDLE / "real_tiled"
     if not (DATA / "real" / "data.yaml").exists():
-        _meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
+        run_meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
     if not (real / "data.yaml").exists():
         # the real photos' train split only: the validation there is on the new scenes
         build_tiled_detector_set(
@@ -114,7 +122,7 @@ def pack(args: argparse.Namespace) -> None:
     options = " ".join(
         f"--{k.replace('_', '-')} {v}"
         for k, v in (("cards", args.cards), ("tiles", args.tiles), ("deadline", args.deadline),
-                     ("lr0", args.lr0), ("batch", args.batch))
+                     ("reserve", args.reserve), ("lr0", args.lr0), ("batch", args.batch))
     )  # fmt: skip
     (BUNDLE / "run.sh").write_text(RUN_SH.format(args=options))
     total = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file())
@@ -144,7 +152,6 @@ def _cut(job: tuple[str, str, str]) -> int:
     """One set's photos cut into 320 px crops (``tiled``; skipped where ``source`` is already
     such a set) and turned into the shared ``tiled_turned`` set; returns the train crops."""
     from vision.train.data import build_tiled_detector_set, build_turned_set
-    from vision.train.pipeline import SERVE_IMGSZ, TILED_CROP
 
     source, tiled, turned = (Path(p) for p in job)
     if source != tiled:
@@ -187,11 +194,9 @@ def train(args: argparse.Namespace) -> None:
     for name, kind, seed, count in plan:
         folder = WORK / name
         if not (folder / "data.yaml").exists():
-            subprocess.run(
-                [sys.executable, "-m", "web.cli", "synth", "--kind", kind, "--count", str(count),
-                 "--out", str(folder), "--seed", str(seed), "--scheme", "pieces",
-                 "--workers", str(os.cpu_count() or 2)],
-                check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
+            run_meldcam(
+                "synth", "--kind", kind, "--count", str(count), "--out", str(folder),
+                "--seed", str(seed), "--scheme", "pieces", "--workers", str(os.cpu_count() or 2),
             )  # fmt: skip
         scenes.append(folder)
         print(f"{name}: {count} scenes, {time.time() - t0:.0f} s", flush=True)
@@ -217,7 +222,7 @@ def train(args: argparse.Namespace) -> None:
     hours = max(args.deadline - (time.time() - t0) - args.reserve, 60) / 3600
     print(f"training for {hours * 60:.1f} min", flush=True)
     train_detector(
-        turned / "data.yaml", WORK / "runs", "gpu", start=ROOT / "models" / "detector.pt",
+        turned / "data.yaml", WORK / "runs", "gpu", start=MODELS / "detector.pt",
         imgsz=320, epochs=30, batch=args.batch, lr0=args.lr0, warmup_epochs=0.5,
         warmup_bias_lr=0.0, scale=0.3,
         device=args.device, workers=max((os.cpu_count() or 2) - 1, 1), hours=hours, cache=True,
@@ -228,12 +233,10 @@ def train(args: argparse.Namespace) -> None:
 
 def adopt(args: argparse.Namespace) -> None:
     """Here: the brought-back weights become ``models/detector.pt`` and ``detector.onnx``."""
-    from vision.train.detector import export_onnx, strip_checkpoint
+    from vision.train.detector import serve_detector
 
-    models = ROOT / "models"
     weights = Path(args.weights)
-    export_onnx(weights, models / "detector.onnx")
-    strip_checkpoint(weights, models / "detector.pt")
+    serve_detector(weights, MODELS)
     print(f"{weights} -> models/detector.onnx, models/detector.pt")
 
 

@@ -24,7 +24,8 @@ MODELS = ROOT / "models"
 REALDATA = ROOT.parent / "shared" / "realdata"
 
 
-def _meldcam(*args: str) -> None:
+def run_meldcam(*args: str) -> None:
+    """``meldcam ARGS...`` in a child process (the same Python), from the repository root."""
     subprocess.run([sys.executable, "-m", "web.cli", *args], check=True, cwd=ROOT)
 
 
@@ -80,12 +81,12 @@ def generate(cards: int, tiles: int, workers: int) -> None:
     ]:
         out = DATA / name
         if not (out / "data.yaml").exists():
-            _meldcam(
+            run_meldcam(
                 "synth", "--kind", kind, "--count", str(count), "--out", str(out),
                 "--seed", str(seed), "--scheme", "pieces", "--workers", str(workers), *extra,
             )  # fmt: skip
     if not (DATA / "real" / "data.yaml").exists():
-        _meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
+        run_meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
 
 
 def crops_folder() -> Path:
@@ -295,7 +296,7 @@ def train_detector_stage(
     sets: dict[str, Path], phases: str, start_from: str, threads: int = 2, device: str = "cpu"
 ) -> None:
     """Run the detector phases in order; a finished phase is skipped, a broken one resumed."""
-    from vision.train.detector import export_onnx, strip_checkpoint, train_detector
+    from vision.train.detector import serve_detector, strip_checkpoint, train_detector
     from vision.train.init_weights import nudenet_start
 
     if start_from == "models" and (MODELS / "detector.pt").exists():
@@ -315,8 +316,7 @@ def train_detector_stage(
             )  # fmt: skip
         last = run / "weights" / "last.pt"
         start = strip_checkpoint(last, run / "start-next.pt")
-    export_onnx(last, MODELS / "detector.onnx")
-    strip_checkpoint(last, MODELS / "detector.pt")
+    serve_detector(last, MODELS)
 
 
 def evaluate_stage(cache: Path | None = None) -> dict[str, object]:
