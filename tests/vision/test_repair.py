@@ -48,6 +48,30 @@ def test_a_sure_misfit_is_not_forced() -> None:
     assert reading.codes == ("5H", "6H", "KC", "8H")
 
 
+def test_a_run_laid_out_of_order_still_reads_one_suit_and_is_called_out_of_order() -> None:
+    # JS 10S 2C 9S 8S 7? 6S 5S: the 2C lies where no card goes, so no reading is valid as laid
+    # out; the doubtful 7C still reads 7S, the one reading valid in some order
+    laid = ["JS", "10S", "2C", "9S", "8S"]
+    seven = Choice((("7C", 0.56), ("7S", 0.16), ("9C", 0.01)))
+    meld = [*map(sure, laid), seven, sure("6S"), sure("5S")]
+    reading = read_meld(meld, RULES)
+    assert reading.codes == (*laid, "7S", "6S", "5S")
+    assert reading.repaired == (5,)
+    assert not reading.verdict.valid
+    assert [p.code.value for p in reading.verdict.problems] == ["out-of-order"]
+    # a meld that is already consistent in some order is left as read
+    shuffled = [sure("6S"), doubt("5S", "5C"), sure("7S")]
+    reading = read_meld(shuffled, RULES)
+    assert reading.codes == ("6S", "5S", "7S") and reading.repaired == ()
+    assert not reading.verdict.valid
+
+
+def test_a_misfit_that_no_order_makes_valid_is_not_forced() -> None:
+    meld = [sure("JS"), sure("9S"), doubt("10D", "10H"), sure("8S")]
+    reading = read_meld(meld, RULES)
+    assert reading.codes == ("JS", "9S", "10D", "8S") and reading.repaired == ()
+
+
 def card(read: str, p: float, **suits: float) -> Choice:
     """A card read as ``read`` with probability ``p``; ``suits`` gives its rank's other suits'
     probabilities (``C=0.3``)."""
