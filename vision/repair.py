@@ -159,7 +159,8 @@ read the same (1: a meld fewer), so ``MAX_COST`` is kept; 1, 2 or 3 changes at o
 same, and 3 took the grouping of a card photo from 21 to 35 ms on average (1.4 s at worst,
 against 0.6 s with 2 and 0.5 s before this search). Held out: `test_cards` 494 -> 495 of 626,
 `test_cards_12mp` 538 -> 543 of 645, `test_tiles` 447 -> 449 of 474, `test_tiles_12mp` 471 ->
-472 of 488; val `syn_cards3` 376 -> 378, the other val sets and the real photos the same."""
+472 of 488, `dev_cards_12mp` 549 of 638 either way; val `syn_cards3` 376 -> 377, the other val
+sets' melds and the real photos the same."""
 
 
 def _changes(

@@ -61,7 +61,8 @@ phone photo at half its size (2016x1512), above the 1280x960 the classifier lear
 0.979 -> 0.979, 0.974 (one tile in about 215). Session 10, the real fans tiled n x n into a
 4000x3000 JPEG (a table from afar), card F1 decoded halved / full size: 2x2 0.894 / 0.890, 3x3
 0.787 / 0.780, 4x4 0.625 / 0.636, the decode about 2.5 times longer: the detector, not the
-crops' pixels, limits such photos."""
+crops' pixels, limits such photos. Session 26, 200 card tables made at 12 MP (`dev_cards_12mp`),
+halved / full size: F1 0.9360 / 0.9385, melds read exactly 549 / 550 of 638, decode 21 / 87 ms."""
 
 
 READ_CODE = tuple(
