@@ -112,3 +112,58 @@ def test_the_scenes_made_there_share_no_seed_with_the_sets_here() -> None:
     there = {*gpu.CARD_SEEDS, *gpu.TILE_SEEDS}
     assert len(there) == len(gpu.CARD_SEEDS) + len(gpu.TILE_SEEDS)
     assert here.isdisjoint(there)
+
+
+def test_a_crop_set_travels_as_one_jpeg_and_comes_back_with_its_labels(tmp_path: Path) -> None:
+    from vision.train.data import save_atomic
+
+    rng = np.random.default_rng(3)
+    n = gpu.MOSAIC_COLUMNS + 5  # a second row, mostly empty
+    # smooth crops (a JPEG keeps them close), each a different colour ramp
+    ramp = np.linspace(0, 1, 72, dtype=np.float32)
+    base = rng.uniform(40, 200, (n, 1, 1, 3)).astype(np.float32)
+    x = np.clip(base + 50 * ramp[None, :, None, None], 0, 255).astype(np.uint8)
+    x = np.broadcast_to(x, (n, 72, 72, 3)).copy()
+    y = rng.integers(0, 107, n)
+    a = np.where(rng.random(n) < 0.5, np.nan, rng.uniform(-3, 3, n)).astype(np.float32)
+    save_atomic(tmp_path / "set.npz", x=x, y=y, a=a, margin=np.float32(0.45))
+    sheet = gpu.pack_crops(tmp_path / "set.npz", tmp_path / "sheets" / "set.jpg")
+    assert sheet.stat().st_size < 0.25 * x.nbytes
+    back = gpu.unpack_crops(sheet, tmp_path / "back.npz")
+    with np.load(back) as d:
+        assert d["x"].shape == x.shape and d["x"].dtype == np.uint8
+        assert np.abs(d["x"].astype(int) - x).mean() < 2.0
+        # each crop comes back in its own place, not its neighbour's
+        assert (np.abs(d["x"].astype(int) - x).reshape(n, -1).mean(axis=1) < 4).all()
+        assert (d["y"] == y).all()
+        assert np.array_equal(np.isnan(d["a"]), np.isnan(a))
+        assert float(d["margin"]) == pytest.approx(0.45)
+
+
+def test_the_classifier_trains_as_many_epochs_as_fit_and_hands_each_over(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from vision.train.classifier import train_classifier
+    from vision.train.data import save_atomic
+
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 255, (64, 72, 72, 3), dtype=np.uint8)
+    y = rng.integers(0, 106, 64)
+    a = np.full(64, np.nan, np.float32)
+    save_atomic(tmp_path / "train.npz", x=x, y=y, a=a, margin=np.float32(0.45))
+    handed: list[int] = []
+
+    def keep(checkpoint: Path) -> None:
+        import torch
+
+        handed.append(torch.load(checkpoint, weights_only=False)["epoch"])
+
+    common = dict(batch=32, threads=1, on_epoch=keep)
+    train_classifier(
+        [tmp_path / "train.npz"], {}, tmp_path / "a.pt", epochs=5, seconds=0.0, **common
+    )
+    assert handed == [0]  # no time left after the first epoch: that one only
+    handed.clear()
+    train_classifier(
+        [tmp_path / "train.npz"], {}, tmp_path / "b.pt", epochs=3, seconds=3600.0, **common
+    )
+    assert handed == [0, 1, 2]  # time for many more: ``epochs`` caps them

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -341,6 +342,8 @@ def train_classifier(
     val_margin: dict[str, float] | None = None,
     lr: float = 3e-3,
     device: str = "cpu",
+    seconds: float | None = None,
+    on_epoch: Callable[[Path], None] | None = None,
 ) -> dict[str, float]:
     """Train on the crop sets ``train`` (.npz), checkpoint to ``out`` (.pt), resume if present.
 
@@ -354,9 +357,16 @@ def train_classifier(
     margin the scanner serves them at. The net learns on ``device`` (``cpu``, or ``cuda``);
     crops are drawn and augmented on the CPU, and checkpoints hold CPU tensors, so a run
     started on one device goes on on the other.
+
+    With ``seconds``, the run is fitted to that time from this call: once the first epoch has
+    taken its time, ``epochs`` becomes as many as fit in what is left (at least 1, at most
+    ``epochs``), and the learning rate's cosine is drawn over those (the first epoch's rate is
+    ``lr`` whatever the count). After each epoch's checkpoint is written, ``on_epoch`` is
+    called with its path.
     """
     import torch
 
+    called = time.time()
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     repeat = repeat or {}
@@ -388,7 +398,8 @@ def train_classifier(
     vals = {k: _val_set(np.load(p), val_margin.get(k, MARGIN)) for k, p in val.items()}
     metrics: dict[str, float] = {}
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    for epoch in range(start, epochs):
+    epoch = start
+    while epoch < epochs:
         t0 = time.time()
         net.train()  # type: ignore[attr-defined]
         generator.manual_seed(seed + epoch)  # a resumed run draws what it would have drawn
@@ -429,6 +440,13 @@ def train_classifier(
         _optimizer_to(optimizer, "cpu")
         torch.save({"net": weights, "optimizer": optimizer.state_dict(), "epoch": epoch}, out)
         _optimizer_to(optimizer, device)
+        if on_epoch is not None:
+            on_epoch(out)
+        if seconds is not None and epoch == start:
+            more = int((seconds - (time.time() - called)) // max(time.time() - t0, 1e-3))
+            epochs = max(start + 1, min(epochs, start + 1 + more))
+            print(f"  {epochs - start} epochs fit in {seconds:.0f} s", flush=True)
+        epoch += 1
     return metrics
 
 

@@ -1,30 +1,37 @@
-"""The detector trained on a lent GPU machine in one command (``docs/gpu.md``).
+"""The detector or the classifier trained on a lent GPU machine in one command (``docs/gpu.md``).
 
 Such a machine has 15 minutes of device time a session, at most 10 for one command, no network,
-and 64 MiB of what travels with the working tree. So the work is split three ways:
+and 64 MiB of what travels with the working tree. So the work is split three ways, and one run
+trains one model (``--model detector`` or ``classifier``):
 
 ``pack`` (here, on the CPU)
     fills ``.gpu/`` (ignored by git, named in the run's ``carry``) with what the machine lacks:
     the ultralytics wheels, the card decks' rendered atlases (the scene generator reads them
     where no Debian deck is installed, ``datasets.card_art.cached_decks``), the fonts that
-    draw indexes and tile numbers, and the real Rummikub train photos already cut into the
-    detector's 320 px crops (``../shared`` does not travel).
+    draw indexes and tile numbers, and what ``../shared`` and this machine's models give that
+    does not travel: for the detector, the real Rummikub train photos cut into its 320 px crops;
+    for the classifier, the real tile crops and the "not a piece" crops mined here with the
+    served detector, each set one JPEG (:func:`pack_crops`).
 ``train`` (there, in one command)
-    unpacks them, makes new scenes with every core, cuts and turns them as ``make train`` cuts
-    its ``tiled_turned`` set, and trains ``models/detector.pt`` on them for the time left
-    before a deadline. After each epoch the weights (stripped to fp16) are copied to ``--out``
-    (the run's ``$OUT``), so a command stopped at its limit still brings back its last epoch.
+    unpacks them and makes new scenes with every core. The detector: the scenes cut and turned
+    as ``make train`` cuts its ``tiled_turned`` set, ``models/detector.pt`` trained on them for
+    the time left before a deadline. The classifier: the scenes' labelled boxes cut into crops
+    beside the carried sets, ``models/classifier.pt`` trained on them (augmented on the CPU's
+    cores, learnt on the GPU) for as many epochs as fit. After each epoch the weights are
+    copied to ``--out`` (the run's ``$OUT``), so a command stopped at its limit still brings
+    back its last epoch.
 ``adopt`` (here)
-    exports the brought-back weights to ``models/detector.onnx`` and keeps them as
-    ``models/detector.pt``; ``make train TRAIN_ARGS="--stages evaluate"`` then reads every set.
+    serves the brought-back weights (ONNX, the ``.pt`` to go on from, the classifier's 8-bit
+    copy); ``make train TRAIN_ARGS="--stages evaluate"`` then reads every set.
 
 The command there (about 9 minutes; ``.gpu`` in ``carry``; the ONNX files and
 ``classifier.pt`` moved out of the tree for the call, so that it travels under 64 MiB)::
 
     bash .gpu/run.sh
 
-Session 25 ran it once (``docs/gpu.md``, ``models/detector.md``): 110 s to make and cut the
-scenes, 19 epochs in 6.4 minutes, val mAP50 0.504 -> 0.759.
+Session 25 ran it once for the detector (``docs/gpu.md``, ``models/detector.md``): 110 s to make
+and cut the scenes, 19 epochs in 6.4 minutes, val mAP50 0.504 -> 0.759. The classifier's run
+was written in session 26, which had no GPU, and tried on the CPU only.
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ import tarfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import numpy as np
 
 from vision.train.pipeline import (
     DATA,
@@ -63,6 +72,56 @@ CARD_SEEDS = (2411, 2413, 2415, 2417)
 TILE_SEEDS = (2412, 2414)
 """The scenes made there: ``--cards`` and ``--tiles`` shared among sets of these seeds (which no
 other set uses), so that they are cut into crops side by side."""
+
+MODELS_TRAINED = ("detector", "classifier")
+"""What one run trains (``--model``): the two do not fit in one command's 10 minutes, nor
+their data in the 64 MiB that travel."""
+MOSAIC_COLUMNS = 64
+MOSAIC_QUALITY = 92
+"""Crop sets travel as one JPEG each (:func:`pack_crops`): the real tile crops' 4,131 train crops
+are 44 MiB as a compressed ``.npz`` and a fifth of that so."""
+CLASSIFIER_CARRIED = ("real_train", "real_val")
+"""The classifier's crop sets cut here that travel (``../shared`` does not), with every "not a
+piece" set (``vision.train.pipeline.NEGATIVES``: mined here with the served detector, which
+the machine could not run without onnxruntime)."""
+
+
+def pack_crops(crops: Path, out: Path) -> Path:
+    """A crop set (``.npz`` of :func:`vision.train.data.build_crop_set`) as ``out`` (``.jpg``,
+    the crops in rows of :data:`MOSAIC_COLUMNS`) and ``out`` with ``.npz`` (the labels)."""
+    from PIL import Image
+
+    with np.load(crops) as d:
+        x, y, a, margin = d["x"], d["y"], d["a"], d["margin"]
+    n, size = len(x), x.shape[1]
+    rows = -(-n // MOSAIC_COLUMNS)
+    grid = np.zeros((rows * MOSAIC_COLUMNS, size, size, 3), np.uint8)
+    grid[:n] = x
+    sheet = grid.reshape(rows, MOSAIC_COLUMNS, size, size, 3).swapaxes(1, 2)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(sheet.reshape(rows * size, MOSAIC_COLUMNS * size, 3)).save(
+        out, quality=MOSAIC_QUALITY, subsampling=0
+    )
+    np.savez_compressed(out.with_suffix(".npz"), y=y, a=a, margin=margin, size=np.int64(size))
+    return out
+
+
+def unpack_crops(sheet: Path, out: Path) -> Path:
+    """The crop set :func:`pack_crops` made ``sheet`` of, written to ``out`` (``.npz``)."""
+    from PIL import Image
+
+    from vision.train.data import save_atomic
+
+    with np.load(sheet.with_suffix(".npz")) as d:
+        y, a, margin, size = d["y"], d["a"], d["margin"], int(d["size"])
+    with Image.open(sheet) as image:
+        pixels = np.asarray(image.convert("RGB"))
+    rows = pixels.shape[0] // size
+    grid = pixels.reshape(rows, size, MOSAIC_COLUMNS, size, 3).swapaxes(1, 2)
+    x = np.ascontiguousarray(grid.reshape(-1, size, size, 3)[: len(y)])
+    save_atomic(out, x=x, y=y, a=a, margin=margin)
+    return out
+
 
 RUN_SH = """#!/bin/bash
 # made by `python -m vision.train.gpu pack`; run there from the repository root
@@ -111,22 +170,50 @@ def pack(args: argparse.Namespace) -> None:
             for path in _fonts():
                 tar.add(path, arcname=path.name)
     real = BUNDLE / "real_tiled"
+    sheets = BUNDLE / "crops"
     if not (DATA / "real" / "data.yaml").exists():
         run_meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
-    if not (real / "data.yaml").exists():
-        # the real photos' train split only: the validation there is on the new scenes
-        build_tiled_detector_set(
-            [(DATA / "real", ("train",))], real, long_side=SERVE_IMGSZ, crop=TILED_CROP,
-            per_image=2,
-        )  # fmt: skip
+    if args.model == "detector":
+        shutil.rmtree(sheets, ignore_errors=True)  # the classifier's: 64 MiB travel in all
+        if not (real / "data.yaml").exists():
+            # the real photos' train split only: the validation there is on the new scenes
+            build_tiled_detector_set(
+                [(DATA / "real", ("train",))], real, long_side=SERVE_IMGSZ, crop=TILED_CROP,
+                per_image=2,
+            )  # fmt: skip
+    else:
+        shutil.rmtree(real, ignore_errors=True)
+        for crops in _classifier_sets():
+            sheet = sheets / f"{crops.stem}.jpg"
+            if not sheet.exists():
+                pack_crops(crops, sheet)
     options = " ".join(
         f"--{k.replace('_', '-')} {v}"
-        for k, v in (("cards", args.cards), ("tiles", args.tiles), ("deadline", args.deadline),
-                     ("reserve", args.reserve), ("lr0", args.lr0), ("batch", args.batch))
+        for k, v in (("model", args.model), ("cards", args.cards), ("tiles", args.tiles),
+                     ("deadline", args.deadline), ("reserve", args.reserve), ("lr0", args.lr0),
+                     ("batch", args.batch), ("epochs", args.epochs),
+                     ("real_repeat", args.real_repeat), ("sample", args.sample))
     )  # fmt: skip
     (BUNDLE / "run.sh").write_text(RUN_SH.format(args=options))
     total = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file())
     print(f".gpu/: {total / 2**20:.1f} MiB")
+
+
+def _classifier_sets() -> list[Path]:
+    """The crop sets cut here that the classifier's run carries (:data:`CLASSIFIER_CARRIED` and
+    the "not a piece" sets), cut or mined first where missing."""
+    from vision.train.data import build_crop_set
+    from vision.train.pipeline import NEGATIVES, build_negatives, crops_folder
+
+    crops = crops_folder()
+    for name in CLASSIFIER_CARRIED:
+        set_name, split = name.rsplit("_", 1)
+        if not (crops / f"{name}.npz").exists():
+            build_crop_set([(DATA / set_name, split)], crops / f"{name}.npz")
+    negatives = [crops / f"negatives_{name}_{split}.npz" for name, split, _ in NEGATIVES]
+    if not all(p.exists() for p in negatives):
+        build_negatives()
+    return [*(crops / f"{name}.npz" for name in CLASSIFIER_CARRIED), *negatives]
 
 
 def _unpack() -> None:
@@ -200,6 +287,9 @@ def train(args: argparse.Namespace) -> None:
             )  # fmt: skip
         scenes.append(folder)
         print(f"{name}: {count} scenes, {time.time() - t0:.0f} s", flush=True)
+    if args.model == "classifier":
+        _train_classifier(args, scenes, t0, out)
+        return
     turned = WORK / "tiled_turned"
     jobs = [(str(s), str(WORK / f"tiled_{s.name}"), str(turned)) for s in scenes]
     # the real photos' crops, cut here; turned with the rest
@@ -223,7 +313,7 @@ def train(args: argparse.Namespace) -> None:
     print(f"training for {hours * 60:.1f} min", flush=True)
     train_detector(
         turned / "data.yaml", WORK / "runs", "gpu", start=MODELS / "detector.pt",
-        imgsz=320, epochs=30, batch=args.batch, lr0=args.lr0, warmup_epochs=0.5,
+        imgsz=320, epochs=30, batch=args.batch or 64, lr0=args.lr0, warmup_epochs=0.5,
         warmup_bias_lr=0.0, scale=0.3,
         device=args.device, workers=max((os.cpu_count() or 2) - 1, 1), hours=hours, cache=True,
         close_mosaic=3, on_epoch=keep, resume=False,
@@ -231,13 +321,84 @@ def train(args: argparse.Namespace) -> None:
     print(f"done, {time.time() - t0:.0f} s", flush=True)
 
 
-def adopt(args: argparse.Namespace) -> None:
-    """Here: the brought-back weights become ``models/detector.pt`` and ``detector.onnx``."""
-    from vision.train.detector import serve_detector
+def _cut_crops(job: tuple[str, str, str]) -> int:
+    """One split of one set cut into the classifier's stored crops; returns how many."""
+    from vision.train.data import build_crop_set
 
+    source, split, out = job
+    if not Path(out).exists():
+        build_crop_set([(Path(source), split)], Path(out))
+    with np.load(out) as d:
+        return len(d["y"])
+
+
+def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, out: Path) -> None:
+    """There: the scenes cut into crops beside the carried ones, the classifier trained from
+    ``models/classifier.pt`` until the deadline, each epoch's weights copied to ``out``."""
+    from vision.crops import CROP_SIZE
+    from vision.scanner import CONFIG_FILE, ScannerConfig
+    from vision.train.classifier import strip_checkpoint, train_classifier
+
+    crops = WORK / "crops"
+    jobs = [
+        (str(s), split, str(crops / f"{s.name}_{split}.npz"))
+        for s in scenes
+        for split in ("train", "val")
+    ]
+    with ProcessPoolExecutor(min(len(jobs), os.cpu_count() or 2)) as pool:
+        counts = list(pool.map(_cut_crops, jobs))
+    carried = {}
+    for sheet in sorted((BUNDLE / "crops").glob("*.jpg")):
+        carried[sheet.stem] = crops / f"{sheet.stem}.npz"
+        if not carried[sheet.stem].exists():
+            unpack_crops(sheet, carried[sheet.stem])
+    print(f"crops: {sum(counts)} cut, {len(carried)} carried, {time.time() - t0:.0f} s", flush=True)
+    config = ScannerConfig.read(MODELS / CONFIG_FILE)
+    val = {"gpu_cards": crops / f"{scenes[0].name}_val.npz"}
+    val |= {"gpu_tiles": next(crops / f"{s.name}_val.npz" for s in scenes if "tiles" in s.name)}
+    val |= {name: path for name, path in carried.items() if name.endswith("_val")}
+    train_sets = [crops / f"{s.name}_train.npz" for s in scenes]
+    train_sets += [path for name, path in carried.items() if name.endswith("_train")]
+    copied = out / "classifier.pt"
+
+    def keep(checkpoint: Path) -> None:
+        strip_checkpoint(checkpoint, copied)
+
+    device = f"cuda:{args.device}" if args.device.isdigit() else args.device
+    seconds = max(args.deadline - (time.time() - t0) - args.reserve, 60)
+    print(f"training for {seconds / 60:.1f} min", flush=True)
+    train_classifier(
+        train_sets, val, WORK / "runs" / "classifier.pt", epochs=args.epochs,
+        batch=args.batch or 512,
+        threads=os.cpu_count() or 2, init=MODELS / "classifier.pt",
+        repeat={carried["real_train"]: args.real_repeat} if "real_train" in carried else None,
+        sample=args.sample, lr=args.lr0, device=device, seconds=seconds, on_epoch=keep,
+        val_margin={
+            name: config.crop_margin if "cards" in name else config.tile_crop_margin
+            for name in val
+        },
+    )  # fmt: skip
+    print(f"done, {time.time() - t0:.0f} s ({CROP_SIZE} px crops)", flush=True)
+
+
+def adopt(args: argparse.Namespace) -> None:
+    """Here: brought-back detector weights become ``models/detector.pt`` and ``detector.onnx``;
+    classifier weights ``models/classifier.pt``, ``classifier.onnx`` and its 8-bit copy."""
     weights = Path(args.weights)
-    serve_detector(weights, MODELS)
-    print(f"{weights} -> models/detector.onnx, models/detector.pt")
+    if args.model == "detector":
+        from vision.train.detector import serve_detector
+
+        serve_detector(weights, MODELS)
+        print(f"{weights} -> models/detector.onnx, models/detector.pt")
+        return
+    from vision.crops import CROP_SIZE
+    from vision.scanner import TRAINED_CLASSIFIER_FILE
+    from vision.train.classifier import export_classifier
+    from vision.train.pipeline import quantize_stage
+
+    export_classifier(weights, MODELS / TRAINED_CLASSIFIER_FILE, CROP_SIZE)
+    shutil.copy(weights, MODELS / "classifier.pt")
+    print(f"{weights} -> models/classifier.onnx, models/classifier.pt, {quantize_stage()}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -245,17 +406,22 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="verb", required=True)
     for verb in ("pack", "train"):
         q = sub.add_parser(verb)
+        q.add_argument("--model", choices=MODELS_TRAINED, default="detector")
         q.add_argument("--cards", type=int, default=4000, help="card scenes made there")
         q.add_argument("--tiles", type=int, default=1500, help="tile scenes made there")
         q.add_argument("--deadline", type=float, default=510, help="seconds the command may take")
         q.add_argument("--reserve", type=float, default=45, help="seconds kept for the end")
         q.add_argument("--lr0", type=float, default=0.001)
-        q.add_argument("--batch", type=int, default=64)
+        q.add_argument("--batch", type=int, default=0, help="0: 64 (detector), 512 (classifier)")
+        q.add_argument("--epochs", type=int, default=60, help="the classifier's most epochs")
+        q.add_argument("--real-repeat", type=int, default=3, help="real crops' weight")
+        q.add_argument("--sample", type=float, default=1.0, help="share of crops an epoch")
         if verb == "train":
             q.add_argument("--out", required=True, help="where the weights go ($OUT)")
             q.add_argument("--device", default="0", help="the CUDA device (cpu for a trial here)")
     q = sub.add_parser("adopt")
-    q.add_argument("weights", help="the detector.pt brought back")
+    q.add_argument("--model", choices=MODELS_TRAINED, default="detector")
+    q.add_argument("weights", help="the detector.pt or classifier.pt brought back")
     args = p.parse_args(argv)
     {"pack": pack, "train": train, "adopt": adopt}[args.verb](args)
     return 0
