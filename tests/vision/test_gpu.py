@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import tarfile
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -167,3 +169,44 @@ def test_the_classifier_trains_as_many_epochs_as_fit_and_hands_each_over(tmp_pat
         [tmp_path / "train.npz"], {}, tmp_path / "b.pt", epochs=3, seconds=3600.0, **common
     )
     assert handed == [0, 1, 2]  # time for many more: ``epochs`` caps them
+
+
+def test_the_classifier_goes_on_augmenting_on_the_cpu_if_the_gpu_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vision.train import classifier
+
+    scenes = []
+    for name in ("gpu_cards1", "gpu_tiles2"):
+        root = _scenes(tmp_path / name, "p")
+        for part in ("images", "labels"):
+            shutil.copytree(root / part / "train", root / part / "val")
+        scenes.append(root)
+    (tmp_path / "bundle" / "crops").mkdir(parents=True)
+    monkeypatch.setattr(gpu, "BUNDLE", tmp_path / "bundle")
+    monkeypatch.setattr(gpu, "WORK", tmp_path / "work")
+    calls: list[dict[str, object]] = []
+
+    def fake(train: list[Path], val: dict[str, Path], out: Path, **kw: object) -> dict:
+        calls.append({"train": train, "val": val, **kw})
+        if kw["augment_on"] != "cpu":
+            raise RuntimeError("Expected all tensors to be on the same device")
+        return {}
+
+    monkeypatch.setattr(classifier, "train_classifier", fake)
+    args = SimpleNamespace(
+        device="0", deadline=600.0, reserve=30.0, epochs=40, batch=0, real_repeat=3,
+        sample=1.0, lr0=1e-3,
+    )  # fmt: skip
+    gpu._train_classifier(args, scenes, time.time(), tmp_path / "out")
+    assert [c["augment_on"] for c in calls] == ["cuda:0", "cpu"]
+    assert all(c["device"] == "cuda:0" and c["batch"] == 512 for c in calls)
+    assert set(calls[0]["val"]) == {"gpu_cards", "gpu_tiles"}  # type: ignore[arg-type]
+    for k, name in enumerate(("gpu_cards1", "gpu_tiles2")):  # the one tile crop of each set
+        assert calls[0]["train"][k].name == f"{name}_train.npz"  # type: ignore[index]
+        with np.load(calls[0]["train"][k]) as d:  # type: ignore[index]
+            assert d["y"].tolist() == [TILE] and d["x"].shape == (1, 72, 72, 3)
+    # a failure on the CPU too is not hidden
+    monkeypatch.setattr(classifier, "train_classifier", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        gpu._train_classifier(args, scenes, time.time(), tmp_path / "out")

@@ -132,7 +132,8 @@ def _augment(
     import torch.nn.functional as F
 
     n = x.shape[0]  # type: ignore[attr-defined]
-    turns = torch.randint(0, 4, (n,), generator=generator)
+    on = x.device  # type: ignore[attr-defined]
+    turns = torch.randint(0, 4, (n,), generator=generator, device=on)
     x = x.clone()  # type: ignore[attr-defined]
     for k in (1, 2, 3):
         chosen = turns == k
@@ -140,17 +141,17 @@ def _augment(
             x[chosen] = torch.rot90(x[chosen], k, dims=(2, 3))
     grey = x.mean(dim=1, keepdim=True)  # type: ignore[attr-defined]
     wash = (
-        (torch.rand(n, 1, 1, 1, generator=generator) < 0.5)
-        * torch.rand(n, 1, 1, 1, generator=generator)
+        (torch.rand(n, 1, 1, 1, generator=generator, device=on) < 0.5)
+        * torch.rand(n, 1, 1, 1, generator=generator, device=on)
         * 0.45
     )
     x = x * (1 - wash) + grey * wash
     lo, hi = margins
-    margin = torch.minimum(lo + torch.rand(n, generator=generator) * (hi - lo), stored)  # type: ignore[call-overload]
+    margin = torch.minimum(lo + torch.rand(n, generator=generator, device=on) * (hi - lo), stored)  # type: ignore[call-overload]
     part = (1 + 2 * margin) / (1 + 2 * stored)  # the share of the stored crop kept
-    angle = (torch.rand(n, generator=generator) - 0.5) * 0.7
-    scale = 0.88 + torch.rand(n, generator=generator) * 0.24
-    shift = (torch.rand(n, 2, generator=generator) - 0.5) * 0.3 * part[:, None]
+    angle = (torch.rand(n, generator=generator, device=on) - 0.5) * 0.7
+    scale = 0.88 + torch.rand(n, generator=generator, device=on) * 0.24
+    shift = (torch.rand(n, 2, generator=generator, device=on) - 0.5) * 0.3 * part[:, None]
     cos, sin = torch.cos(angle) * part / scale, torch.sin(angle) * part / scale
     theta = torch.stack(
         [torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1
@@ -160,38 +161,38 @@ def _augment(
     turned = -turns.float() * (torch.pi / 2) - angle
     grid = F.affine_grid(theta, [n, x.shape[1], size, size], align_corners=False)  # type: ignore[attr-defined]
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
-    gain = 0.8 + torch.rand(n, 3, 1, 1, generator=generator) * 0.4
-    bias = (torch.rand(n, 1, 1, 1, generator=generator) - 0.5) * 0.3
+    gain = 0.8 + torch.rand(n, 3, 1, 1, generator=generator, device=on) * 0.4
+    bias = (torch.rand(n, 1, 1, 1, generator=generator, device=on) - 0.5) * 0.3
     x = x * gain + bias
-    blur = torch.rand(n, generator=generator) < 0.3
+    blur = torch.rand(n, generator=generator, device=on) < 0.3
     if blur.any():
-        k = torch.tensor([1.0, 2.0, 1.0]) / 4
+        k = torch.tensor([1.0, 2.0, 1.0], device=on) / 4
         k2 = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=3)
     # (nothing is drawn for MOTION 0 and one NOISE: the same draws as before session 18)
     if MOTION > 0:
-        smear = torch.rand(n, generator=generator) < MOTION
+        smear = torch.rand(n, generator=generator, device=on) < MOTION
         if smear.any():
             x[smear] = motion_blur(x[smear], generator)
     least, most = NOISE
     sigma = (
-        least + torch.rand(n, 1, 1, 1, generator=generator) * (most - least)
+        least + torch.rand(n, 1, 1, 1, generator=generator, device=on) * (most - least)
         if most > least
         else least
     )
-    noise = torch.randn(x.shape, generator=generator) * sigma  # type: ignore[attr-defined]
+    noise = torch.randn(x.shape, generator=generator, device=on) * sigma  # type: ignore[attr-defined]
     return (x + noise).clamp(0, 1), turned
 
 
-def motion_kernels(n: int, generator: object, size: int = 9) -> object:
+def motion_kernels(n: int, generator: object, size: int = 9, on: object = "cpu") -> object:
     """``n`` (size, size) kernels, each a line of a length drawn from ``MOTION_PX`` in a
     direction drawn from all, anti-aliased (a pixel weighs by how near the line it lies)."""
     import torch
 
     lo, hi = MOTION_PX
-    length = lo + torch.rand(n, 1, 1, generator=generator) * (hi - lo)
-    angle = torch.rand(n, 1, 1, generator=generator) * torch.pi
-    c = torch.arange(size, dtype=torch.float32) - (size - 1) / 2
+    length = lo + torch.rand(n, 1, 1, generator=generator, device=on) * (hi - lo)
+    angle = torch.rand(n, 1, 1, generator=generator, device=on) * torch.pi
+    c = torch.arange(size, dtype=torch.float32, device=on) - (size - 1) / 2
     yy, xx = torch.meshgrid(c, c, indexing="ij")
     along = xx * torch.cos(angle) + yy * torch.sin(angle)
     across = -xx * torch.sin(angle) + yy * torch.cos(angle)
@@ -204,7 +205,7 @@ def motion_blur(x: object, generator: object) -> object:
     import torch.nn.functional as F
 
     n, ch, h, w = x.shape  # type: ignore[attr-defined]
-    k = motion_kernels(n, generator)
+    k = motion_kernels(n, generator, on=x.device)  # type: ignore[attr-defined]
     size = k.shape[-1]  # type: ignore[attr-defined]
     weight = k.repeat_interleave(ch, dim=0)[:, None]  # type: ignore[attr-defined]
     pad = size // 2
@@ -212,17 +213,18 @@ def motion_blur(x: object, generator: object) -> object:
     return F.conv2d(flat, weight, groups=n * ch).reshape(n, ch, h, w)
 
 
-def _to_tensor(x: np.ndarray) -> object:
+def _to_tensor(x: np.ndarray, on: str = "cpu") -> object:
+    """uint8 crops (N, H, W, 3) as floats (N, 3, H, W) in 0-1 on ``on`` (moved as bytes)."""
     import torch
 
-    return torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255.0
+    return torch.from_numpy(x).to(on).permute(0, 3, 1, 2).float() / 255.0
 
 
 def _norm(x: object) -> object:
     import torch
 
-    mean = torch.tensor(MEAN).view(1, 3, 1, 1)
-    std = torch.tensor(STD).view(1, 3, 1, 1)
+    mean = torch.tensor(MEAN, device=x.device).view(1, 3, 1, 1)  # type: ignore[attr-defined]
+    std = torch.tensor(STD, device=x.device).view(1, 3, 1, 1)  # type: ignore[attr-defined]
     return (x - mean) / std
 
 
@@ -344,6 +346,7 @@ def train_classifier(
     device: str = "cpu",
     seconds: float | None = None,
     on_epoch: Callable[[Path], None] | None = None,
+    augment_on: str = "cpu",
 ) -> dict[str, float]:
     """Train on the crop sets ``train`` (.npz), checkpoint to ``out`` (.pt), resume if present.
 
@@ -362,7 +365,8 @@ def train_classifier(
     taken its time, ``epochs`` becomes as many as fit in what is left (at least 1, at most
     ``epochs``), and the learning rate's cosine is drawn over those (the first epoch's rate is
     ``lr`` whatever the count). After each epoch's checkpoint is written, ``on_epoch`` is
-    called with its path.
+    called with its path. The crops are augmented on ``augment_on`` (``device`` spares a GPU's
+    run the CPU's pace; its random draws are then the GPU's, not those a CPU run makes).
     """
     import torch
 
@@ -394,6 +398,7 @@ def train_classifier(
     _optimizer_to(optimizer, device)
     steps = max(1, round(len(x) * sample) // batch)
     generator = torch.Generator().manual_seed(seed)
+    drawing = generator if augment_on == "cpu" else torch.Generator(device=augment_on)
     val_margin = val_margin or {}
     vals = {k: _val_set(np.load(p), val_margin.get(k, MARGIN)) for k, p in val.items()}
     metrics: dict[str, float] = {}
@@ -403,18 +408,25 @@ def train_classifier(
         t0 = time.time()
         net.train()  # type: ignore[attr-defined]
         generator.manual_seed(seed + epoch)  # a resumed run draws what it would have drawn
+        drawing.manual_seed(seed + epoch)
         order = torch.randperm(len(x), generator=generator).numpy()
         total = 0.0
         for group in optimizer.param_groups:
             group["lr"] = lr * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * epoch / epochs)))
         for s in range(steps):
             idx = order[s * batch : (s + 1) * batch]
-            bounds = (torch.from_numpy(margin_lo[idx]), torch.from_numpy(margin_hi[idx]))
+            bounds = (
+                torch.from_numpy(margin_lo[idx]).to(augment_on),
+                torch.from_numpy(margin_hi[idx]).to(augment_on),
+            )
             xb, turned = _augment(
-                _to_tensor(x[idx]), generator, torch.from_numpy(stored[idx]), margins=bounds
+                _to_tensor(x[idx], augment_on),
+                drawing,
+                torch.from_numpy(stored[idx]).to(augment_on),
+                margins=bounds,
             )
             yb = torch.from_numpy(y[idx]).to(device)
-            ab = (torch.from_numpy(a[idx]) + turned).to(device)  # type: ignore[operator]
+            ab = (torch.from_numpy(a[idx]).to(augment_on) + turned).to(device)  # type: ignore[operator]
             outb = net(_norm(xb).to(device))  # type: ignore[operator,attr-defined]
             loss = loss_fn(outb[:, : NOT_A_PIECE + 1], yb) + TURN_WEIGHT * _turn_loss(outb, ab)
             optimizer.zero_grad()

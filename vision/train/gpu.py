@@ -16,10 +16,10 @@ trains one model (``--model detector`` or ``classifier``):
     unpacks them and makes new scenes with every core. The detector: the scenes cut and turned
     as ``make train`` cuts its ``tiled_turned`` set, ``models/detector.pt`` trained on them for
     the time left before a deadline. The classifier: the scenes' labelled boxes cut into crops
-    beside the carried sets, ``models/classifier.pt`` trained on them (augmented on the CPU's
-    cores, learnt on the GPU) for as many epochs as fit. After each epoch the weights are
-    copied to ``--out`` (the run's ``$OUT``), so a command stopped at its limit still brings
-    back its last epoch.
+    beside the carried sets, ``models/classifier.pt`` trained on them (augmented on the GPU,
+    or on the CPU's cores should that fail) for as many epochs as fit. After each epoch the
+    weights are copied to ``--out`` (the run's ``$OUT``), so a command stopped at its limit
+    still brings back its last epoch.
 ``adopt`` (here)
     serves the brought-back weights (ONNX, the ``.pt`` to go on from, the classifier's 8-bit
     copy); ``make train TRAIN_ARGS="--stages evaluate"`` then reads every set.
@@ -354,8 +354,9 @@ def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, o
             unpack_crops(sheet, carried[sheet.stem])
     print(f"crops: {sum(counts)} cut, {len(carried)} carried, {time.time() - t0:.0f} s", flush=True)
     config = ScannerConfig.read(MODELS / CONFIG_FILE)
-    val = {"gpu_cards": crops / f"{scenes[0].name}_val.npz"}
-    val |= {"gpu_tiles": next(crops / f"{s.name}_val.npz" for s in scenes if "tiles" in s.name)}
+    val = {}  # one set's val split of each kind
+    for s in reversed(scenes):
+        val["gpu_tiles" if "tiles" in s.name else "gpu_cards"] = crops / f"{s.name}_val.npz"
     val |= {name: path for name, path in carried.items() if name.endswith("_val")}
     train_sets = [crops / f"{s.name}_train.npz" for s in scenes]
     train_sets += [path for name, path in carried.items() if name.endswith("_train")]
@@ -365,19 +366,30 @@ def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, o
         strip_checkpoint(checkpoint, copied)
 
     device = f"cuda:{args.device}" if args.device.isdigit() else args.device
-    seconds = max(args.deadline - (time.time() - t0) - args.reserve, 60)
-    print(f"training for {seconds / 60:.1f} min", flush=True)
-    train_classifier(
-        train_sets, val, WORK / "runs" / "classifier.pt", epochs=args.epochs,
-        batch=args.batch or 512,
-        threads=os.cpu_count() or 2, init=MODELS / "classifier.pt",
-        repeat={carried["real_train"]: args.real_repeat} if "real_train" in carried else None,
-        sample=args.sample, lr=args.lr0, device=device, seconds=seconds, on_epoch=keep,
-        val_margin={
-            name: config.crop_margin if "cards" in name else config.tile_crop_margin
-            for name in val
-        },
-    )  # fmt: skip
+    checkpoint = WORK / "runs" / "classifier.pt"
+    repeat = {carried["real_train"]: args.real_repeat} if "real_train" in carried else None
+    for augment_on in dict.fromkeys((device, "cpu")):
+        seconds = max(args.deadline - (time.time() - t0) - args.reserve, 60)
+        print(f"training for {seconds / 60:.1f} min, augmenting on {augment_on}", flush=True)
+        try:
+            train_classifier(
+                train_sets, val, checkpoint, epochs=args.epochs, batch=args.batch or 512,
+                threads=os.cpu_count() or 2, init=MODELS / "classifier.pt",
+                repeat=repeat,
+                sample=args.sample, lr=args.lr0, device=device, seconds=seconds, on_epoch=keep,
+                augment_on=augment_on,
+                val_margin={
+                    name: config.crop_margin if "cards" in name else config.tile_crop_margin
+                    for name in val
+                },
+            )  # fmt: skip
+            break
+        except RuntimeError as error:
+            # augmenting on the GPU was never tried on one (session 26 had none): rather than
+            # lose the run, go on from the last epoch kept with the crops augmented on the CPU
+            if augment_on == "cpu":
+                raise
+            print(f"augmenting on {augment_on} failed: {error}", flush=True)
     print(f"done, {time.time() - t0:.0f} s ({CROP_SIZE} px crops)", flush=True)
 
 
