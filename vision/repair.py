@@ -136,9 +136,9 @@ def read_meld(choices: Sequence[Choice], rules: Rules) -> MeldReading:
         best = _changes(choices, codes, probs, rules, ordered=False, max_changes=UNORDERED_CHANGES)
         if best is not None:
             _cost, trial, trial_p, _unordered, where = best
-            verdict = _verdict(trial, rules)
-            if verdict is not None:
-                return MeldReading(tuple(trial), tuple(trial_p), verdict, tuple(where))
+            laid = _verdict(trial, rules)  # judged as laid out: out of order
+            if laid is not None:
+                return MeldReading(tuple(trial), tuple(trial_p), laid, tuple(where))
     if first is None:
         first = validate_meld([], rules)
     return MeldReading(tuple(codes), tuple(probs), first, ())
