@@ -185,8 +185,8 @@ def pack(args: argparse.Namespace) -> None:
         shutil.rmtree(real, ignore_errors=True)
         for crops in _classifier_sets():
             sheet = sheets / f"{crops.stem}.jpg"
-            if not sheet.exists():
-                pack_crops(crops, sheet)
+            if not sheet.exists() or sheet.stat().st_mtime < crops.stat().st_mtime:
+                pack_crops(crops, sheet)  # again when the set was cut or mined again
     options = " ".join(
         f"--{k.replace('_', '-')} {v}"
         for k, v in (("model", args.model), ("cards", args.cards), ("tiles", args.tiles),
