@@ -131,8 +131,8 @@ def read_meld(choices: Sequence[Choice], rules: Rules) -> MeldReading:
         return _natural(
             choices, MeldReading(tuple(trial), tuple(trial_p), verdict, tuple(where)), rules
         )
-    unordered = _verdict(codes, rules, ordered=False)
-    if CONSISTENT_UNORDERED and not (unordered is not None and unordered.valid):
+    consistent = _verdict(codes, rules, ordered=False)
+    if UNORDERED_CHANGES > 0 and not (consistent is not None and consistent.valid):
         best = _changes(choices, codes, probs, rules, ordered=False, max_changes=UNORDERED_CHANGES)
         if best is not None:
             _cost, trial, trial_p, _unordered, where = best
@@ -144,10 +144,9 @@ def read_meld(choices: Sequence[Choice], rules: Rules) -> MeldReading:
     return MeldReading(tuple(codes), tuple(probs), first, ())
 
 
-CONSISTENT_UNORDERED = True
 UNORDERED_CHANGES = 2
 """A meld that no change of its doubtful pieces makes valid as laid out is read with the changes
-(up to ``UNORDERED_CHANGES`` at once) that make it valid in some order, if any, and judged as
+(up to this many at once; 0: never) that make it valid in some order, if any, and judged as
 laid out: JS 10S 2C 9S 8S 7C 6S 5S, the 7C read at 0.56 and 7S at 0.16, reads 7S and is called
 out of order, where it had kept the 7C and been called a run of two suits. A player who lays a
 run out of order still lays one suit. A meld that reads valid in some order as it is keeps its
@@ -156,11 +155,12 @@ reading, and no meld is called valid that was not: the verdict is still taken as
 Session 26, cached readings of session 25's models, melds read exactly: chosen on `dev_cards`
 516 -> 520 of 632 and `dev_tiles` 738 -> 738 of 758 (`dev_tiles_12mp` 737 -> 736). Costs of 2-4
 read the same (1: a meld fewer), so ``MAX_COST`` is kept; 1, 2 or 3 changes at once read the
-same, and 3 took the grouping of a card photo from 21 to 35 ms on average (1.4 s at worst,
-against 0.6 s with 2 and 0.5 s before this search). Held out: `test_cards` 494 -> 495 of 626,
-`test_cards_12mp` 538 -> 543 of 645, `test_tiles` 447 -> 449 of 474, `test_tiles_12mp` 471 ->
-472 of 488, `dev_cards_12mp` 549 of 638 either way; val `syn_cards3` 376 -> 377, the other val
-sets' melds and the real photos the same."""
+same. Grouping `dev_cards`' photos, timed while another evaluation shared the cores: 25 ms on
+average and 0.5 s at worst before this search; with it, 21 ms and 0.6 s at 2 changes, 35 ms and
+1.4 s at 3. Held out: `test_cards` 494 -> 495 of 626, `test_cards_12mp` 538 -> 543 of 645,
+`test_tiles` 447 -> 449 of 474, `test_tiles_12mp` 471 -> 472 of 488, `dev_cards_12mp` 549 of 638
+either way; val `syn_cards3` 376 -> 377, the other val sets' melds and the real photos the
+same."""
 
 
 def _changes(

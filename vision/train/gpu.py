@@ -202,18 +202,13 @@ def pack(args: argparse.Namespace) -> None:
 def _classifier_sets() -> list[Path]:
     """The crop sets cut here that the classifier's run carries (:data:`CLASSIFIER_CARRIED` and
     the "not a piece" sets), cut or mined first where missing."""
-    from vision.train.data import build_crop_set
-    from vision.train.pipeline import NEGATIVES, build_negatives, crops_folder
+    from vision.train.pipeline import NEGATIVES, build_negatives, crop_set, negatives_file
 
-    crops = crops_folder()
-    for name in CLASSIFIER_CARRIED:
-        set_name, split = name.rsplit("_", 1)
-        if not (crops / f"{name}.npz").exists():
-            build_crop_set([(DATA / set_name, split)], crops / f"{name}.npz")
-    negatives = [crops / f"negatives_{name}_{split}.npz" for name, split, _ in NEGATIVES]
+    carried = [crop_set(*name.rsplit("_", 1)) for name in CLASSIFIER_CARRIED]
+    negatives = [negatives_file(name, split) for name, split, _ in NEGATIVES]
     if not all(p.exists() for p in negatives):
         build_negatives()
-    return [*(crops / f"{name}.npz" for name in CLASSIFIER_CARRIED), *negatives]
+    return [*carried, *negatives]
 
 
 def _unpack() -> None:
@@ -336,8 +331,8 @@ def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, o
     """There: the scenes cut into crops beside the carried ones, the classifier trained from
     ``models/classifier.pt`` until the deadline, each epoch's weights copied to ``out``."""
     from vision.crops import CROP_SIZE
-    from vision.scanner import CONFIG_FILE, ScannerConfig
     from vision.train.classifier import strip_checkpoint, train_classifier
+    from vision.train.pipeline import served_margins
 
     crops = WORK / "crops"
     jobs = [
@@ -353,7 +348,6 @@ def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, o
         if not carried[sheet.stem].exists():
             unpack_crops(sheet, carried[sheet.stem])
     print(f"crops: {sum(counts)} cut, {len(carried)} carried, {time.time() - t0:.0f} s", flush=True)
-    config = ScannerConfig.read(MODELS / CONFIG_FILE)
     val = {}  # one set's val split of each kind
     for s in reversed(scenes):
         val["gpu_tiles" if "tiles" in s.name else "gpu_cards"] = crops / f"{s.name}_val.npz"
@@ -378,10 +372,7 @@ def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, o
                 repeat=repeat,
                 sample=args.sample, lr=args.lr0, device=device, seconds=seconds, on_epoch=keep,
                 augment_on=augment_on,
-                val_margin={
-                    name: config.crop_margin if "cards" in name else config.tile_crop_margin
-                    for name in val
-                },
+                val_margin=served_margins(val),
             )  # fmt: skip
             break
         except RuntimeError as error:
@@ -403,14 +394,10 @@ def adopt(args: argparse.Namespace) -> None:
         serve_detector(weights, MODELS)
         print(f"{weights} -> models/detector.onnx, models/detector.pt")
         return
-    from vision.crops import CROP_SIZE
-    from vision.scanner import TRAINED_CLASSIFIER_FILE
-    from vision.train.classifier import export_classifier
-    from vision.train.pipeline import quantize_stage
+    from vision.train.pipeline import serve_classifier
 
-    export_classifier(weights, MODELS / TRAINED_CLASSIFIER_FILE, CROP_SIZE)
-    shutil.copy(weights, MODELS / "classifier.pt")
-    print(f"{weights} -> models/classifier.onnx, models/classifier.pt, {quantize_stage()}")
+    int8 = serve_classifier(weights)
+    print(f"{weights} -> models/classifier.onnx, models/classifier.pt, {int8.name}")
 
 
 def main(argv: list[str] | None = None) -> int:

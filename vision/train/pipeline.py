@@ -15,6 +15,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,20 +99,26 @@ def crops_folder() -> Path:
     return DATA / f"crops{STORE_SIZE}m{round(STORE_MARGIN * 100)}"
 
 
+def crop_set(name: str, split: str) -> Path:
+    """The classifier's crops of one split of ``data/<name>``, cut first if missing."""
+    from vision.train.data import build_crop_set
+
+    target = crops_folder() / f"{name}_{split}.npz"
+    if not target.exists():
+        build_crop_set([(DATA / name, split)], target)
+    return target
+
+
 def build_sets() -> dict[str, Path]:
     from vision.train.data import (
-        build_crop_set,
         build_detector_set,
         build_tiled_detector_set,
         build_turned_set,
     )
 
-    crops = crops_folder()
     for name in (*SYNTHETIC, "real"):
         for split in ("train", "val"):
-            target = crops / f"{name}_{split}.npz"
-            if not target.exists():
-                build_crop_set([(DATA / name, split)], target)
+            crop_set(name, split)
     sets = {"all": ("syn_cards", "syn_tiles", "real"), "tiles": ("syn_tiles", "real")}
     yamls = {}
     for name, sources in sets.items():
@@ -148,6 +155,20 @@ the served ones. The committed classifier's "not a piece" crops were mined at th
 with session 4's detector."""
 
 
+def negatives_file(name: str, split: str) -> Path:
+    """Where the "not a piece" crops mined from one split of ``data/<name>`` are kept."""
+    return crops_folder() / f"negatives_{name}_{split}.npz"
+
+
+def served_margins(names: Iterable[str]) -> dict[str, float]:
+    """The margin the scanner cuts each named crop set's crops at (``scanner.json``): the card
+    margin for a set whose name says cards, the tile margin for the rest."""
+    from vision.scanner import CONFIG_FILE, ScannerConfig
+
+    config = ScannerConfig.read(MODELS / CONFIG_FILE)
+    return {n: config.crop_margin if "cards" in n else config.tile_crop_margin for n in names}
+
+
 def build_negatives() -> None:
     """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``)."""
     from vision.scanner import Scanner
@@ -159,7 +180,7 @@ def build_negatives() -> None:
     cards, tiles = NEGATIVE_CONF
     detector = Scanner.load(MODELS, conf=cards, conf_tiles=tiles).detector
     for name, split, every in NEGATIVES:
-        out = crops_folder() / f"negatives_{name}_{split}.npz"
+        out = negatives_file(name, split)
         if not out.exists():
             build_negative_set([(DATA / name, split)], detector, out, every=every)
 
@@ -175,19 +196,15 @@ def train_classifier_stage(
     """Train the classifier in ``runs/<run>`` (default: named by the crop sets), starting from
     ``models/classifier.pt`` when that run is new, and export it to ``models/``."""
     from vision.crops import CROP_SIZE
-    from vision.scanner import CONFIG_FILE, TRAINED_CLASSIFIER_FILE, ScannerConfig
-    from vision.train.classifier import export_classifier, strip_checkpoint, train_classifier
+    from vision.train.classifier import train_classifier
 
     crops = crops_folder()
     checkpoint = RUNS / (run or f"cls{CROP_SIZE}-{crops.name}") / "classifier.pt"
-    # validation crops are cut at the margins the scanner serves
-    config = ScannerConfig.read(MODELS / CONFIG_FILE)
-    margins = {"cards": config.crop_margin, "tiles": config.tile_crop_margin}
     negatives = {
         split: [
             p
             for name, s, _ in NEGATIVES
-            if s == split and (p := crops / f"negatives_{name}_{split}.npz").exists()
+            if s == split and (p := negatives_file(name, split)).exists()
         ]
         for split in ("train", "val")
     }
@@ -203,14 +220,25 @@ def train_classifier_stage(
         sample=sample,
         lr=lr,
         device=device,
-        val_margin={
-            name: margins["cards" if "cards" in name else "tiles"]
-            for name in ("syn_cards", "syn_tiles", "real", *(p.stem for p in negatives["val"]))
-        },
+        # validation crops are cut at the margins the scanner serves
+        val_margin=served_margins(
+            ("syn_cards", "syn_tiles", "real", *(p.stem for p in negatives["val"]))
+        ),
     )
+    serve_classifier(checkpoint)
+
+
+def serve_classifier(checkpoint: Path) -> Path:
+    """Make a classifier checkpoint the served one: ``models/classifier.onnx``, its weights
+    (without the optimiser) as ``models/classifier.pt`` to go on from, and the 8-bit copy
+    quantized again (:func:`quantize_stage`, whose output is returned)."""
+    from vision.crops import CROP_SIZE
+    from vision.scanner import TRAINED_CLASSIFIER_FILE
+    from vision.train.classifier import export_classifier, strip_checkpoint
+
     export_classifier(checkpoint, MODELS / TRAINED_CLASSIFIER_FILE, CROP_SIZE)
     strip_checkpoint(checkpoint, MODELS / "classifier.pt")
-    quantize_stage()
+    return quantize_stage()
 
 
 def quantize_stage() -> Path:
@@ -218,21 +246,14 @@ def quantize_stage() -> Path:
     serves on a CPU with VNNI), calibrated on the training crops at the served margins
     (:mod:`vision.train.quantize`)."""
     from vision.crops import CROP_SIZE
-    from vision.scanner import (
-        CONFIG_FILE,
-        INT8_CLASSIFIER_FILE,
-        TRAINED_CLASSIFIER_FILE,
-        ScannerConfig,
-    )
+    from vision.scanner import INT8_CLASSIFIER_FILE, TRAINED_CLASSIFIER_FILE
     from vision.train.quantize import calibration_crops, quantize_classifier
 
-    config = ScannerConfig.read(MODELS / CONFIG_FILE)
     crops = crops_folder()
     names = [*SYNTHETIC, "real", *(f"negatives_{n}" for n, s, _ in NEGATIVES if s == "train")]
+    margins = served_margins(names)
     sets = [
-        (path, config.crop_margin if "cards" in name else config.tile_crop_margin)
-        for name in names
-        if (path := crops / f"{name}_train.npz").exists()
+        (path, margins[name]) for name in names if (path := crops / f"{name}_train.npz").exists()
     ]
     if not sets:
         raise SystemExit(f"no training crops under {crops}: run the sets stage first")
