@@ -210,3 +210,23 @@ def test_the_classifier_goes_on_augmenting_on_the_cpu_if_the_gpu_fails(
     monkeypatch.setattr(classifier, "train_classifier", lambda *a, **k: 1 / 0)
     with pytest.raises(ZeroDivisionError):
         gpu._train_classifier(args, scenes, time.time(), tmp_path / "out")
+
+
+@pytest.mark.parametrize("model", gpu.MODELS_TRAINED)
+def test_a_run_keeps_its_start_and_sends_the_rest_away(model: str) -> None:
+    held = gpu.held_back(model)
+    assert f"{model}.pt" not in held  # the weights it goes on from travel
+    assert {"detector.onnx", "classifier.onnx", "classifier.int8.onnx"} <= set(held)
+    other = ({"detector", "classifier"} - {model}).pop()
+    assert f"{other}.pt" in held
+
+
+def test_a_run_whose_start_did_not_travel_stops_before_it_trains(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gpu, "MODELS", gpu.ROOT / "no-such-models")
+    monkeypatch.setattr(gpu, "WORK", tmp_path / "work")
+    args = SimpleNamespace(model="classifier", out=str(tmp_path / "out"))
+    with pytest.raises(SystemExit, match=r"no-such-models/classifier\.pt, the run's start"):
+        gpu.train(args)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "work").exists()

@@ -24,8 +24,8 @@ trains one model (``--model detector`` or ``classifier``):
     serves the brought-back weights (ONNX, the ``.pt`` to go on from, the classifier's 8-bit
     copy); ``make train TRAIN_ARGS="--stages evaluate"`` then reads every set.
 
-The command there (about 9 minutes; ``.gpu`` in ``carry``; the ONNX files and
-``classifier.pt`` moved out of the tree for the call, so that it travels under 64 MiB)::
+The command there (about 9 minutes; ``.gpu`` in ``carry``; the files of :func:`held_back` moved
+out of the tree for the call, so that it travels under 64 MiB; ``pack`` prints the move)::
 
     bash .gpu/run.sh
 
@@ -76,6 +76,10 @@ other set uses), so that they are cut into crops side by side."""
 MODELS_TRAINED = ("detector", "classifier")
 """What one run trains (``--model``): the two do not fit in one command's 10 minutes, nor
 their data in the 64 MiB that travel."""
+HELD_BACK = ("detector.onnx", "classifier.onnx", "classifier.int8.onnx", "detector.pt",
+             "classifier.pt")  # fmt: skip
+"""The files of ``models/`` moved out of the tree for the call, so that it travels under 64 MiB:
+all but the run's start, ``models/<model>.pt`` (:func:`held_back`)."""
 MOSAIC_COLUMNS = 64
 MOSAIC_QUALITY = 92
 """Crop sets travel as one JPEG each (:func:`pack_crops`): the real tile crops' 4,131 train crops
@@ -84,6 +88,13 @@ CLASSIFIER_CARRIED = ("real_train", "real_val")
 """The classifier's crop sets cut here that travel (``../shared`` does not), with every "not a
 piece" set (``vision.train.pipeline.NEGATIVES``: mined here with the served detector, which
 the machine could not run without onnxruntime)."""
+
+
+def held_back(model: str) -> list[str]:
+    """The files of ``models/`` that a run of ``model`` leaves here: everything in
+    :data:`HELD_BACK` but its own start. (Session 26's notes had the classifier's run leave
+    ``classifier.pt`` behind too, and it would have trained from nothing.)"""
+    return [name for name in HELD_BACK if name != f"{model}.pt"]
 
 
 def pack_crops(crops: Path, out: Path) -> Path:
@@ -197,6 +208,8 @@ def pack(args: argparse.Namespace) -> None:
     (BUNDLE / "run.sh").write_text(RUN_SH.format(args=options))
     total = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file())
     print(f".gpu/: {total / 2**20:.1f} MiB")
+    held = " ".join(f"models/{name}" for name in held_back(args.model))
+    print(f"before the call: mkdir -p /tmp/hold && mv {held} /tmp/hold/")
 
 
 def _classifier_sets() -> list[Path]:
@@ -259,6 +272,9 @@ def _csv_results(trainer: object) -> dict[str, list[float]]:
 def train(args: argparse.Namespace) -> None:
     """There: scenes, crops, training until the deadline, the weights copied to ``--out``."""
     t0 = time.time()
+    start = MODELS / f"{args.model}.pt"
+    if not start.exists():  # rather than minutes spent training from nothing
+        raise SystemExit(f"{start.relative_to(ROOT)}, the run's start, did not travel")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     _unpack()
