@@ -71,7 +71,16 @@ FONTS = Path("/usr/share/fonts/truetype/meldcam")
 CARD_SEEDS = (2411, 2413, 2415, 2417)
 TILE_SEEDS = (2412, 2414)
 """The scenes made there: ``--cards`` and ``--tiles`` shared among sets of these seeds (which no
-other set uses), so that they are cut into crops side by side."""
+other set uses), so that they are cut into crops side by side. ``--round`` N adds 10 N, so that
+a run that goes on from the last one's weights learns from new scenes (:func:`round_seeds`)."""
+ROUND_STEP = 10
+
+
+def round_seeds(round_: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The card and tile scenes' seeds of a run's ``--round`` (0: :data:`CARD_SEEDS`,
+    :data:`TILE_SEEDS`)."""
+    shift = ROUND_STEP * round_
+    return tuple(s + shift for s in CARD_SEEDS), tuple(s + shift for s in TILE_SEEDS)
 
 MODELS_TRAINED = ("detector", "classifier")
 """What one run trains (``--model``): the two do not fit in one command's 10 minutes, nor
@@ -203,7 +212,8 @@ def pack(args: argparse.Namespace) -> None:
         for k, v in (("model", args.model), ("cards", args.cards), ("tiles", args.tiles),
                      ("deadline", args.deadline), ("reserve", args.reserve), ("lr0", args.lr0),
                      ("batch", args.batch), ("epochs", args.epochs),
-                     ("real_repeat", args.real_repeat), ("sample", args.sample))
+                     ("real_repeat", args.real_repeat), ("sample", args.sample),
+                     ("round", args.round))
     )  # fmt: skip
     (BUNDLE / "run.sh").write_text(RUN_SH.format(args=options))
     total = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file())
@@ -279,14 +289,15 @@ def train(args: argparse.Namespace) -> None:
     out.mkdir(parents=True, exist_ok=True)
     _unpack()
     scenes = []
+    card_seeds, tile_seeds = round_seeds(args.round)
     plan = [
         *(
-            (f"gpu_cards{seed}", "cards", seed, args.cards // len(CARD_SEEDS))
-            for seed in CARD_SEEDS
+            (f"gpu_cards{seed}", "cards", seed, args.cards // len(card_seeds))
+            for seed in card_seeds
         ),
         *(
-            (f"gpu_tiles{seed}", "tiles", seed, args.tiles // len(TILE_SEEDS))
-            for seed in TILE_SEEDS
+            (f"gpu_tiles{seed}", "tiles", seed, args.tiles // len(tile_seeds))
+            for seed in tile_seeds
         ),
     ]
     for name, kind, seed, count in plan:
@@ -431,6 +442,7 @@ def main(argv: list[str] | None = None) -> int:
         q.add_argument("--epochs", type=int, default=60, help="the classifier's most epochs")
         q.add_argument("--real-repeat", type=int, default=3, help="real crops' weight")
         q.add_argument("--sample", type=float, default=1.0, help="share of crops an epoch")
+        q.add_argument("--round", type=int, default=0, help="new scenes' seeds (round_seeds)")
         if verb == "train":
             q.add_argument("--out", required=True, help="where the weights go ($OUT)")
             q.add_argument("--device", default="0", help="the CUDA device (cpu for a trial here)")
