@@ -131,14 +131,9 @@ def read_meld(choices: Sequence[Choice], rules: Rules) -> MeldReading:
         return _natural(
             choices, MeldReading(tuple(trial), tuple(trial_p), verdict, tuple(where)), rules
         )
-    consistent = _verdict(codes, rules, ordered=False)
-    if UNORDERED_CHANGES > 0 and not (consistent is not None and consistent.valid):
-        best = _changes(choices, codes, probs, rules, ordered=False, max_changes=UNORDERED_CHANGES)
-        if best is not None:
-            _cost, trial, trial_p, _unordered, where = best
-            laid = _verdict(trial, rules)  # judged as laid out: out of order
-            if laid is not None:
-                return MeldReading(tuple(trial), tuple(trial_p), laid, tuple(where))
+    unordered = _unordered_reading(choices, codes, probs, rules)
+    if unordered is not None:
+        return unordered
     if first is None:
         first = validate_meld([], rules)
     return MeldReading(tuple(codes), tuple(probs), first, ())
@@ -163,6 +158,25 @@ either way; val `syn_cards3` 376 -> 377, the other val sets' melds and the real 
 same."""
 
 
+def _unordered_reading(
+    choices: Sequence[Choice], codes: list[str], probs: list[float], rules: Rules
+) -> MeldReading | None:
+    """The meld read with the changes (up to :data:`UNORDERED_CHANGES`) that make it valid in
+    some order, judged as laid out; None where it is off, where the meld is valid in some order
+    as read, or where no such change exists."""
+    if UNORDERED_CHANGES <= 0:
+        return None
+    consistent = _verdict(codes, rules, ordered=False)
+    if consistent is not None and consistent.valid:
+        return None
+    best = _changes(choices, codes, probs, rules, ordered=False, max_changes=UNORDERED_CHANGES)
+    if best is None:
+        return None
+    _cost, trial, trial_p, _unordered, where = best
+    laid = _verdict(trial, rules)  # judged as laid out: out of order
+    return None if laid is None else MeldReading(tuple(trial), tuple(trial_p), laid, tuple(where))
+
+
 def _changes(
     choices: Sequence[Choice],
     codes: list[str],
@@ -172,7 +186,7 @@ def _changes(
     max_changes: int = MAX_CHANGES,
 ) -> tuple[float, list[str], list[float], Verdict, tuple[int, ...]] | None:
     """The likeliest reading valid under ``rules`` (as laid out, or in some order) that changes
-    up to ``MAX_CHANGES`` doubtful pieces, or reads the meld in one suit, within ``MAX_COST``."""
+    up to ``max_changes`` doubtful pieces, or reads the meld in one suit, within ``MAX_COST``."""
     doubtful = [i for i, c in enumerate(choices) if len(c.options) > 1 and c.options[1][1] >= DOUBT]
     best: tuple[float, list[str], list[float], Verdict, tuple[int, ...]] | None = None
     for n in range(1, min(max_changes, len(doubtful)) + 1):

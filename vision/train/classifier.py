@@ -358,8 +358,8 @@ def train_classifier(
     :data:`TILE_MARGINS`; ``lr`` is the peak learning rate. The validation sets are
     cut at ``val_margin`` (by set name; :data:`vision.crops.MARGIN` where not named), the
     margin the scanner serves them at. The net learns on ``device`` (``cpu``, or ``cuda``);
-    crops are drawn and augmented on the CPU, and checkpoints hold CPU tensors, so a run
-    started on one device goes on on the other.
+    crops are drawn on the CPU and augmented on ``augment_on`` (below), and checkpoints hold
+    CPU tensors, so a run started on one device goes on on the other.
 
     With ``seconds``, the run is fitted to that time from this call: once the first epoch has
     taken its time, ``epochs`` becomes as many as fit in what is left (at least 1, at most
