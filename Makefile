@@ -18,7 +18,7 @@ run: $(STAMP_PIP)
 test: $(STAMP_PIP) $(STAMP_APT)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy scorer
+	$(BIN)/mypy scorer vision web datasets bench
 	$(BIN)/pytest -q
 
 bench: $(STAMP_PIP)

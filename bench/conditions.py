@@ -19,6 +19,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -36,7 +37,7 @@ def _float(image: np.ndarray) -> np.ndarray:
 
 
 def _byte(image: np.ndarray) -> np.ndarray:
-    return np.clip(image, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(image, 0, 255), np.uint8)
 
 
 def warm(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -101,8 +102,8 @@ def slant(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     import cv2
 
     h, w = image.shape[:2]
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[0.15 * w, 0], [0.85 * w, 0], [w, h], [0, h]])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[0.15 * w, 0], [0.85 * w, 0], [w, h], [0, h]], np.float32)
     matrix = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(image, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
@@ -112,7 +113,10 @@ def jpeg(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     import cv2
 
     _, data = cv2.imencode(".jpg", image[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 25])
-    return np.ascontiguousarray(cv2.imdecode(data, cv2.IMREAD_COLOR)[:, :, ::-1])
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise OSError("could not decode the recompressed photo")
+    return np.ascontiguousarray(decoded[:, :, ::-1])
 
 
 CONDITIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
@@ -162,7 +166,8 @@ def main() -> int:
     args = p.parse_args()
     names = [n for n in CONDITIONS if not args.only or n in [*args.only.split(","), "as taken"]]
     overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
-    scanner = Scanner.load(args.models, **overrides)
+    # (as Any: the keys are ScannerConfig's fields, each a float, not load's count_copies)
+    scanner = Scanner.load(args.models, **cast(dict[str, Any], overrides))
     fans = [(load_photo(image), truth) for image, truth in fan_cards(REAL / "card-fans")]
     with tempfile.TemporaryDirectory() as tmp:
         import_real(REAL, Path(tmp), link=True)
@@ -205,8 +210,8 @@ def main() -> int:
         line += f" {f'{shaken}/{draws * (len(fans) + len(tiles))}':>7}"
         if scenes:
             report = Report("cards")
-            for image, truth in scenes:
-                report.add(truth, scanner.scan(CONDITIONS[name](image, rng), "cards"))
+            for image, scene_truth in scenes:
+                report.add(scene_truth, scanner.scan(CONDITIONS[name](image, rng), "cards"))
             melds = f"{report.melds_exact}/{report.melds_true}"
             line += f" {report.overall[2]:9.3f} {melds:>9} {report.shaken:>7}"
         print(line, flush=True)

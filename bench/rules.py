@@ -24,7 +24,8 @@ def random_run(rng: random.Random, length: int, wild: bool) -> tuple[Piece, ...]
     start = rng.randint(1, 14 - top + 1)
     pieces: list[Piece] = [Card(Rank.from_number(n), suit) for n in range(start, start + top)]
     if wild:
-        pieces[rng.randrange(len(pieces))] = rng.choice([Joker(), Card(Rank.TWO, Suit.CLUBS)])
+        wilds: list[Piece] = [Joker(), Card(Rank.TWO, Suit.CLUBS)]
+        pieces[rng.randrange(len(pieces))] = rng.choice(wilds)
     while len(pieces) < length:  # 14 pieces: a 13-card run plus one (never valid)
         pieces.append(Joker() if wild else Card(Rank.ACE, suit))
     rng.shuffle(pieces)

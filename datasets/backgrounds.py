@@ -132,7 +132,7 @@ def marble(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
         + np.linspace(0, rng.uniform(1, 3), h)[:, None]
     )
     veins = np.abs(np.sin((n * rng.uniform(0.3, 0.6) + diag) * np.pi))
-    dark = np.exp(-((veins / 0.05) ** 2)).astype(np.float32)
+    dark: np.ndarray = np.exp(-((veins / 0.05) ** 2)).astype(np.float32)
     dark = cv2.GaussianBlur(dark, (0, 0), 1.2)
     gray = -0.45 * dark + 0.025 * n
     return _tint(gray.astype(np.float32), base, 1.0)
@@ -140,7 +140,7 @@ def marble(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 
 def cork(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     colour = np.array([90, 140, 185], np.float32) * rng.uniform(0.85, 1.1)
-    speck = rng.normal(0, 1, (h // 2 + 1, w // 2 + 1)).astype(np.float32)
+    speck: np.ndarray = rng.normal(0, 1, (h // 2 + 1, w // 2 + 1)).astype(np.float32)
     speck = cv2.resize(speck, (w, h), interpolation=cv2.INTER_NEAREST)
     gray = 0.12 * speck + 0.06 * _fractal(rng, w, h, 40, 3)
     return _tint(gray, colour, 1.0)

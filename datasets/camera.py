@@ -25,14 +25,14 @@ class Camera:
         """Image positions of table-plane points (N, 2)."""
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
         hom = np.c_[pts, np.ones(len(pts))] @ self.homography.T
-        return hom[:, :2] / hom[:, 2:3]
+        return np.asarray(hom[:, :2] / hom[:, 2:3])
 
     def unproject(self, points: np.ndarray) -> np.ndarray:
         """Table-plane points seen at image positions (N, 2)."""
         inv = np.linalg.inv(self.homography)
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
         hom = np.c_[pts, np.ones(len(pts))] @ inv.T
-        return hom[:, :2] / hom[:, 2:3]
+        return np.asarray(hom[:, :2] / hom[:, 2:3])
 
     def parallax(self, at: tuple[float, float], height: float) -> tuple[float, float]:
         """Where a point ``height`` above table point ``at`` appears on the table plane."""

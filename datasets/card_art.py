@@ -32,7 +32,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import RANKS, SUITS, Rank, Suit
+from scorer.pieces import Rank, Suit
+from vision.classes import RANKS, SUITS
 
 FACE_H = 300
 CACHE_VERSION = 4

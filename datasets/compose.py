@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from numpy.typing import ArrayLike
 
 from datasets.camera import Camera
 from vision.classes import Face
@@ -54,12 +55,12 @@ def place_matrix(
     c, s = math.cos(a) * scale, math.sin(a) * scale
     rot = np.array([[c, -s], [s, c]])
     t = np.array(centre) - rot @ np.array([w / 2, h / 2])
-    return np.c_[rot, t]
+    return np.asarray(np.c_[rot, t])
 
 
-def transform(matrix: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def transform(matrix: np.ndarray, pts: ArrayLike) -> np.ndarray:
     pts = np.asarray(pts, np.float64).reshape(-1, 2)
-    return pts @ matrix[:, :2].T + matrix[:, 2]
+    return np.asarray(pts @ matrix[:, :2].T + matrix[:, 2])
 
 
 def shifted(matrix: np.ndarray, d: tuple[float, float]) -> np.ndarray:
@@ -152,8 +153,8 @@ def _paint_one(
     w, h = p.size
     foot = shifted(p.matrix, (-origin[0], -origin[1]))
     centre = tuple(transform(p.matrix, [(w / 2, h / 2)])[0])
-    d_base = camera.parallax(centre, p.base)  # type: ignore[arg-type]
-    d_top = camera.parallax(centre, p.top)  # type: ignore[arg-type]
+    d_base = camera.parallax(centre, p.base)
+    d_top = camera.parallax(centre, p.top)
     base_m = shifted(foot, d_base)
     face_m = shifted(foot, d_top)
     corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64)

@@ -14,7 +14,8 @@ from PIL import Image, ImageDraw
 
 from datasets.card_art import ATLAS_ROW, BACK_CELL, FACE_H, JOKER_CELLS, CardDeck
 from datasets.fonts import PIP_FONT, font, index_fonts
-from vision.classes import RANKS, SUITS, Rank, Suit
+from scorer.pieces import Rank, Suit
+from vision.classes import RANKS, SUITS
 
 DRAWN_STYLES = 16
 PIP_CHAR = {
@@ -97,8 +98,12 @@ def drawn_deck(style: int) -> CardDeck:
         float(arr_boxes[:, 3].max()),
     )
     jb = np.array(joker_boxes)
-    joker_box = (float(jb[:, 0].min()), float(jb[:, 1].min()), float(jb[:, 2].max()))
-    joker_box = (*joker_box, float(jb[:, 3].max()))
+    joker_box = (
+        float(jb[:, 0].min()),
+        float(jb[:, 1].min()),
+        float(jb[:, 2].max()),
+        float(jb[:, 3].max()),
+    )
     return CardDeck(f"drawn/{style}", atlas, (w, h), index_box, joker_box, True)
 
 

@@ -22,14 +22,16 @@ def lighting(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     a = rng.uniform(0, 2 * np.pi)
     grad = ((xx / w - 0.5) * np.cos(a) + (yy / h - 0.5) * np.sin(a)) * rng.uniform(0, 0.5)
     vign = 1 - rng.uniform(0, 0.35) * (((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2)
-    gain = (rng.uniform(0.75, 1.2) + grad) * vign + _smooth_field(rng, *grad.shape[::-1], 4, 0.06)
-    return gain.astype(np.float32)
+    gain = (rng.uniform(0.75, 1.2) + grad) * vign + _smooth_field(
+        rng, grad.shape[1], grad.shape[0], 4, 0.06
+    )
+    return np.asarray(gain, np.float32)
 
 
 def hand_shadow(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     """A soft shadow of a hand or phone entering from an edge: a gain map (1 = no shadow) at
     1/4 of the ``w`` x ``h`` photo (it is blurred far more than that)."""
-    mask = np.zeros((h // 4, w // 4), np.float32)
+    mask: np.ndarray = np.zeros((h // 4, w // 4), np.float32)
     edge = int(rng.integers(4))
     cx = rng.uniform(0, w // 4)
     cy = rng.uniform(0, h // 4)
@@ -52,14 +54,14 @@ def glare(rng: np.random.Generator, w: int, h: int, glossy: np.ndarray) -> np.nd
 
     ``glossy`` (0..1) may be smaller than the photo (the scene gives it at half size): the
     highlight is made at its size and scaled up once, as it is soft anyway."""
-    small = np.zeros((h // 4, w // 4), np.float32)
+    small: np.ndarray = np.zeros((h // 4, w // 4), np.float32)
     cx, cy = rng.uniform(0.1, 0.9) * w / 4, rng.uniform(0.1, 0.9) * h / 4
     axes = (int(rng.uniform(0.04, 0.18) * w / 4) + 1, int(rng.uniform(0.03, 0.12) * h / 4) + 1)
     cv2.ellipse(small, (int(cx), int(cy)), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
     small = cv2.GaussianBlur(small, (0, 0), max(axes) / 2)
     gh, gw = glossy.shape[:2]
     field = cv2.resize(small, (gw, gh)) * rng.uniform(40, 110)
-    return cv2.resize(field * glossy, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(field * glossy, (w, h), interpolation=cv2.INTER_LINEAR))
 
 
 def white_balance(rng: np.random.Generator) -> np.ndarray:
@@ -76,7 +78,7 @@ def motion_kernel(rng: np.random.Generator, detail: float = 1.0) -> np.ndarray:
     c = (length - 1) / 2
     dx, dy = np.cos(a) * c, np.sin(a) * c
     cv2.line(k, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
-    return k / k.sum()
+    return np.asarray(k / k.sum())
 
 
 _NOISE_SIDE = 1536
@@ -97,7 +99,7 @@ def sensor_noise(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
         return rng.standard_normal((h, w), dtype=np.float32)
     y, x = int(rng.integers(0, _NOISE_SIDE - h + 1)), int(rng.integers(0, _NOISE_SIDE - w + 1))
     window = plane[y : y + h, x : x + w]
-    return window[::-1] if rng.random() < 0.5 else window
+    return np.asarray(window[::-1] if rng.random() < 0.5 else window)
 
 
 @lru_cache(maxsize=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -153,7 +154,7 @@ class Builder:
         face: Face,
         centre: tuple[float, float],
         angle: float,
-        **info: object,
+        **info: Any,  # metadata (side, area, ...) for add's **info
     ) -> int:
         red = bool(self.rng.random() < 0.5)
         return self.add(
@@ -174,7 +175,7 @@ class Builder:
         centre: tuple[float, float],
         angle: float,
         base: float = 0.0,
-        **info: object,
+        **info: Any,  # metadata (side, area, ...) for add's **info
     ) -> int:
         red = bool(self.rng.random() < 0.5)
         return self.add(

@@ -14,7 +14,8 @@ from enum import StrEnum
 
 import numpy as np
 
-from vision.classes import COLOURS, JOKER, NUMBERS, RANKS, SUITS, Face, PieceKind, Rank
+from scorer.pieces import Rank
+from vision.classes import COLOURS, JOKER, NUMBERS, RANKS, SUITS, Face, PieceKind
 
 
 class MeldKind(StrEnum):

@@ -21,7 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.classes import COARSE, PIECES, ClassScheme, Colour, Face, PieceKind, Rank, Suit
+from scorer.pieces import Colour, Rank, Suit
+from vision.classes import COARSE, PIECES, ClassScheme, Face, PieceKind
 
 _TILE_COLOURS = {
     "black": Colour.BLACK,
@@ -75,8 +76,8 @@ def tile_faces(class_map: Path) -> tuple[Face, ...]:
 def card_faces(classes_txt: Path) -> tuple[Face, ...]:
     """Faces of the card-fans ids, from its ``classes.txt`` (checked against the id rule)."""
     names = [line.strip() for line in classes_txt.read_text().splitlines() if line.strip()]
-    ranks = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE, Rank.EIGHT)
-    ranks += (Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO)
+    ranks: tuple[Rank, ...] = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE)
+    ranks += (Rank.EIGHT, Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO)
     suits = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
     faces = []
     for cid, name in enumerate(names):

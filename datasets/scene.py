@@ -256,7 +256,7 @@ def _glossy(
     half = np.diag([0.5, 0.5, 1.0]) @ to_image @ np.diag([2.0, 2.0, 1.0])
     small = (image_size[0] // 2, image_size[1] // 2)
     warped = cv2.warpPerspective(mask, half, small, flags=cv2.INTER_NEAREST)
-    return warped.astype(np.float32) / 255.0
+    return np.asarray(warped.astype(np.float32) / 255.0)
 
 
 def _clipped_fraction(poly: np.ndarray, size: tuple[int, int]) -> tuple[float, np.ndarray | None]:

@@ -16,7 +16,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from datasets.fonts import PIP_FONT, font, index_fonts, is_bold
-from vision.classes import COLOURS, NUMBERS, Colour
+from scorer.pieces import Colour
+from vision.classes import COLOURS, NUMBERS
 
 TILE_H = 160
 TILE_STYLES = 24

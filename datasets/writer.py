@@ -105,15 +105,24 @@ def crop(
     x0, y0, x1, y1 = box
     side = max(x1 - x0, y1 - y0) * 1.2
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    m = np.float32(
+    m = np.array(
         [
             [size / side, 0, size / 2 - cx * size / side],
             [0, size / side, size / 2 - cy * size / side],
-        ]
+        ],
+        np.float32,
     )
     return cv2.warpAffine(
         image, m, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+def _decoded(jpeg: np.ndarray, what: str) -> np.ndarray:
+    """A JPEG this module encoded, decoded (BGR)."""
+    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    if image is None:
+        raise OSError(f"could not decode {what}")
+    return image
 
 
 def render_one(job: SynthJob, out: Path, index: int) -> WrittenImage:
@@ -130,7 +139,7 @@ def render_one(job: SynthJob, out: Path, index: int) -> WrittenImage:
     (out / "truth" / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
     rows: list[str] = []
     if job.crops:
-        decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        decoded = _decoded(jpeg, f"image {name}")
         for k, label in enumerate(scene.labels):
             cls = face_name(label.face)
             folder = out / "crops" / cls
@@ -218,7 +227,7 @@ def generate(
         rows = [row for r in results for row in r.crop_rows]
         (out / "crops.csv").write_text("path,kind,code,split\n" + "".join(r + "\n" for r in rows))
     thumbs = [
-        cv2.imdecode(np.frombuffer(r.sheet_thumb, np.uint8), cv2.IMREAD_COLOR)
+        _decoded(np.frombuffer(r.sheet_thumb, np.uint8), f"thumbnail {r.index:06d}")
         for r in results
         if r.sheet_thumb
     ]

@@ -117,7 +117,7 @@ class Detections:
     @property
     def read_confidence(self) -> np.ndarray:
         """(N,) the detector's confidence times the probability of the best face."""
-        return self.confidence * self.face_confidence
+        return np.asarray(self.confidence * self.face_confidence)
 
     def codes(self) -> list[str]:
         return [PIECES.face(int(i)).code for i in self.face_id]
@@ -127,12 +127,12 @@ class Detections:
 
     @property
     def centres(self) -> np.ndarray:
-        return (self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2
+        return np.asarray((self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2)
 
     @property
     def sizes(self) -> np.ndarray:
         """(N, 2) widths and heights."""
-        return self.xyxy[:, 2:] - self.xyxy[:, :2]
+        return np.asarray(self.xyxy[:, 2:] - self.xyxy[:, :2])
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -142,4 +142,4 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
     area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
     area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    return inter / (area_a[:, None] + area_b[None] - inter + 1e-9)
+    return np.asarray(inter / (area_a[:, None] + area_b[None] - inter + 1e-9))

@@ -453,7 +453,8 @@ def up_unknown(code: str, is_tile: bool) -> bool:
 
 def card_jokers(codes: Sequence[str], is_tile: np.ndarray) -> np.ndarray:
     """Which pieces are card jokers (their boxes centre off their meld's line)."""
-    return np.array([c == JOKER_CODE for c in codes], bool) & ~np.asarray(is_tile, bool)
+    jokers = np.array([c == JOKER_CODE for c in codes], bool)
+    return np.asarray(jokers & ~np.asarray(is_tile, bool), bool)
 
 
 def chains(
@@ -539,7 +540,7 @@ def local_spacing(dist: np.ndarray, same_kind: np.ndarray, sizes: np.ndarray) ->
     nearest = np.where(np.isfinite(nearest), nearest, fallback)
     k = min(NEIGHBOURHOOD, n)
     around = np.argsort(np.where(same_kind, dist, np.inf), axis=1)[:, :k]
-    return np.median(nearest[around], axis=1)
+    return np.asarray(np.median(nearest[around], axis=1))
 
 
 def _straight(centres: np.ndarray, at: int, to: int, others: list[int], cos_max: float) -> bool:

@@ -50,7 +50,7 @@ def cast(image: np.ndarray) -> np.ndarray:
     sample = image[::SAMPLE, ::SAMPLE].reshape(-1, image.shape[-1]).astype(np.float64)
     luma = sample @ np.array([0.299, 0.587, 0.114])
     top = sample[luma >= NEAR_PEAK * np.percentile(luma, PERCENTILE)].mean(axis=0)
-    return np.maximum(top.max() / np.maximum(top, 1.0), 1.0)
+    return np.asarray(np.maximum(top.max() / np.maximum(top, 1.0), 1.0))
 
 
 def balance(image: np.ndarray, trigger: float = CAST) -> np.ndarray:

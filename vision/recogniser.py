@@ -89,7 +89,7 @@ def softmax_by_kind(logits: np.ndarray, is_tile: np.ndarray) -> np.ndarray:
     z = np.where(allowed, logits, -np.inf)
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
 
 
 def piece_probabilities(

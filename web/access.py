@@ -102,7 +102,7 @@ def too_many_wrong(app: Flask, req: Request) -> tuple[Response, int] | None:
     seconds = round(wait)
     if req.path.startswith("/api/"):
         message = f"too many wrong access codes from this device: try again in {seconds} s"
-        response = jsonify({"error": message})
+        response: Response = jsonify({"error": message})
     else:
         page = render_template("login.html", csrf=csrf_token(), next="/", wrong=True, wait=seconds)
         response = Response(page, mimetype="text/html")

@@ -253,7 +253,7 @@ def delete_game(conn: sqlite3.Connection, game_id: int) -> list[str]:
 
 
 def _round_row(conn: sqlite3.Connection, game_id: int, number: int) -> sqlite3.Row:
-    row = conn.execute(
+    row: sqlite3.Row | None = conn.execute(
         "SELECT * FROM rounds WHERE game_id = ? AND number = ?", (game_id, number)
     ).fetchone()
     if row is None:
@@ -309,7 +309,7 @@ def add_photo(
 
 
 def get_photo(conn: sqlite3.Connection, game_id: int, photo_id: str) -> sqlite3.Row:
-    row = conn.execute(
+    row: sqlite3.Row | None = conn.execute(
         "SELECT * FROM photos WHERE id = ? AND game_id = ?", (photo_id, game_id)
     ).fetchone()
     if row is None:

@@ -11,14 +11,21 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.crops import CROP_SIZE, MARGIN, recut
 from vision.detections import NUM_FACES
 from vision.recogniser import CARD_MASK, FULL_OUTPUTS, MEAN, NOT_A_PIECE, STD
+
+if TYPE_CHECKING:  # torch is imported where it is used (this module imports without it)
+    from torch import Generator, Tensor
+    from torch import device as Device
+    from torch.nn import Module
+    from torch.optim import Optimizer
 
 OUTPUTS = FULL_OUTPUTS
 UP = slice(NOT_A_PIECE + 1, NOT_A_PIECE + 3)
@@ -50,7 +57,7 @@ ones (card corners 0.87 against 0.85-0.89), so it lacked capacity rather than da
 last BatchNorm starts at zero, so a net extended from an older checkpoint starts as that net."""
 
 
-def build_net(num_classes: int = OUTPUTS, residual: int = RESIDUAL) -> object:
+def build_net(num_classes: int = OUTPUTS, residual: int = RESIDUAL) -> Module:
     """The classifier: 6 plain conv+BN+ReLU layers (24-192 channels, 3 max-pools), ``residual``
     residual blocks at 192 channels, global average pool, dropout, one linear head."""
     import torch.nn as nn
@@ -77,7 +84,7 @@ def build_net(num_classes: int = OUTPUTS, residual: int = RESIDUAL) -> object:
 
 
 @functools.cache
-def _residual_class() -> type:
+def _residual_class() -> type[Module]:
     """The residual block's class, made once torch is wanted (this module imports without it)."""
     import torch
     import torch.nn as nn
@@ -102,17 +109,17 @@ def _residual_class() -> type:
     return Residual
 
 
-def _residual(channels: int) -> object:
+def _residual(channels: int) -> Module:
     return _residual_class()(channels)
 
 
 def _augment(
-    x: object,
-    generator: object,
-    stored: object,
+    x: Tensor,
+    generator: Generator,
+    stored: Tensor,
     size: int = CROP_SIZE,
-    margins: tuple[object, object] = CARD_MARGINS,
-) -> tuple[object, object]:
+    margins: tuple[Tensor | float, Tensor | float] = CARD_MARGINS,
+) -> tuple[Tensor, Tensor]:
     """(augmented ``size`` px crops, the angle in radians each crop's up direction turned by)
     from crops ``x`` stored at the margins ``stored`` (one per crop): a margin drawn between
     ``margins`` (bounds for all crops or one per crop), random quarter turns,
@@ -131,15 +138,15 @@ def _augment(
     import torch
     import torch.nn.functional as F
 
-    n = x.shape[0]  # type: ignore[attr-defined]
-    on = x.device  # type: ignore[attr-defined]
+    n = x.shape[0]
+    on = x.device
     turns = torch.randint(0, 4, (n,), generator=generator, device=on)
-    x = x.clone()  # type: ignore[attr-defined]
+    x = x.clone()
     for k in (1, 2, 3):
         chosen = turns == k
         if chosen.any():
             x[chosen] = torch.rot90(x[chosen], k, dims=(2, 3))
-    grey = x.mean(dim=1, keepdim=True)  # type: ignore[attr-defined]
+    grey = x.mean(dim=1, keepdim=True)
     wash = (
         (torch.rand(n, 1, 1, 1, generator=generator, device=on) < 0.5)
         * torch.rand(n, 1, 1, 1, generator=generator, device=on)
@@ -147,7 +154,7 @@ def _augment(
     )
     x = x * (1 - wash) + grey * wash
     lo, hi = margins
-    margin = torch.minimum(lo + torch.rand(n, generator=generator, device=on) * (hi - lo), stored)  # type: ignore[call-overload]
+    margin = torch.minimum(lo + torch.rand(n, generator=generator, device=on) * (hi - lo), stored)
     part = (1 + 2 * margin) / (1 + 2 * stored)  # the share of the stored crop kept
     angle = (torch.rand(n, generator=generator, device=on) - 0.5) * 0.7
     scale = 0.88 + torch.rand(n, generator=generator, device=on) * 0.24
@@ -159,7 +166,7 @@ def _augment(
     # torch.rot90 from rows towards columns turns a direction by -90 degrees (y points down);
     # sampling through the rotation ``angle`` turns the content by -angle
     turned = -turns.float() * (torch.pi / 2) - angle
-    grid = F.affine_grid(theta, [n, x.shape[1], size, size], align_corners=False)  # type: ignore[attr-defined]
+    grid = F.affine_grid(theta, [n, x.shape[1], size, size], align_corners=False)
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
     gain = 0.8 + torch.rand(n, 3, 1, 1, generator=generator, device=on) * 0.4
     bias = (torch.rand(n, 1, 1, 1, generator=generator, device=on) - 0.5) * 0.3
@@ -180,11 +187,11 @@ def _augment(
         if most > least
         else least
     )
-    noise = torch.randn(x.shape, generator=generator, device=on) * sigma  # type: ignore[attr-defined]
+    noise = torch.randn(x.shape, generator=generator, device=on) * sigma
     return (x + noise).clamp(0, 1), turned
 
 
-def motion_kernels(n: int, generator: object, size: int = 9, on: object = "cpu") -> object:
+def motion_kernels(n: int, generator: Generator, size: int = 9, on: Device | str = "cpu") -> Tensor:
     """``n`` (size, size) kernels, each a line of a length drawn from ``MOTION_PX`` in a
     direction drawn from all, anti-aliased (a pixel weighs by how near the line it lies)."""
     import torch
@@ -200,51 +207,51 @@ def motion_kernels(n: int, generator: object, size: int = 9, on: object = "cpu")
     return w / w.sum(dim=(1, 2), keepdim=True)
 
 
-def motion_blur(x: object, generator: object) -> object:
+def motion_blur(x: Tensor, generator: Generator) -> Tensor:
     """Crops ``x`` (N, C, H, W) each smeared by its own :func:`motion_kernels` line."""
     import torch.nn.functional as F
 
-    n, ch, h, w = x.shape  # type: ignore[attr-defined]
-    k = motion_kernels(n, generator, on=x.device)  # type: ignore[attr-defined]
-    size = k.shape[-1]  # type: ignore[attr-defined]
-    weight = k.repeat_interleave(ch, dim=0)[:, None]  # type: ignore[attr-defined]
+    n, ch, h, w = x.shape
+    k = motion_kernels(n, generator, on=x.device)
+    size = k.shape[-1]
+    weight = k.repeat_interleave(ch, dim=0)[:, None]
     pad = size // 2
-    flat = F.pad(x.reshape(1, n * ch, h, w), (pad, pad, pad, pad), mode="replicate")  # type: ignore[attr-defined]
+    flat = F.pad(x.reshape(1, n * ch, h, w), (pad, pad, pad, pad), mode="replicate")
     return F.conv2d(flat, weight, groups=n * ch).reshape(n, ch, h, w)
 
 
-def _to_tensor(x: np.ndarray, on: str = "cpu") -> object:
+def _to_tensor(x: np.ndarray, on: str = "cpu") -> Tensor:
     """uint8 crops (N, H, W, 3) as floats (N, 3, H, W) in 0-1 on ``on`` (moved as bytes)."""
     import torch
 
     return torch.from_numpy(x).to(on).permute(0, 3, 1, 2).float() / 255.0
 
 
-def _norm(x: object) -> object:
+def _norm(x: Tensor) -> Tensor:
     import torch
 
-    mean = torch.tensor(MEAN, device=x.device).view(1, 3, 1, 1)  # type: ignore[attr-defined]
-    std = torch.tensor(STD, device=x.device).view(1, 3, 1, 1)  # type: ignore[attr-defined]
+    mean = torch.tensor(MEAN, device=x.device).view(1, 3, 1, 1)
+    std = torch.tensor(STD, device=x.device).view(1, 3, 1, 1)
     return (x - mean) / std
 
 
-def _optimizer_to(optimizer: object, device: str) -> None:
+def _optimizer_to(optimizer: Optimizer, device: str) -> None:
     """Move an optimiser's state (AdamW's moments) to ``device``, beside its net."""
     import torch
 
-    for state in optimizer.state.values():  # type: ignore[attr-defined]
+    for state in optimizer.state.values():
         for key, value in state.items():
             if isinstance(value, torch.Tensor):
                 state[key] = value.to(device)
 
 
-def _outputs(net: object, x: np.ndarray, device: str = "cpu") -> np.ndarray:
+def _outputs(net: Module, x: np.ndarray, device: str = "cpu") -> np.ndarray:
     import torch
 
-    net.eval()  # type: ignore[attr-defined]
+    net.eval()
     with torch.no_grad():
         parts = [
-            net(_norm(_to_tensor(x[i : i + 256])).to(device)).cpu().numpy()  # type: ignore[operator,attr-defined]
+            net(_norm(_to_tensor(x[i : i + 256])).to(device)).cpu().numpy()
             for i in range(0, len(x), 256)
         ]
     return np.concatenate(parts) if parts else np.zeros((0, OUTPUTS), np.float32)
@@ -280,43 +287,43 @@ def evaluate_turn(out: np.ndarray, angles: np.ndarray) -> float:
     return float((np.abs(error) < np.pi / 4).mean())
 
 
-def _turn_loss(out: object, angles: object) -> object:
+def _turn_loss(out: Tensor, angles: Tensor) -> Tensor:
     """Mean (1 - cos error) of the up direction over the crops whose angle is known."""
     import torch
 
-    known = torch.isfinite(angles)  # type: ignore[arg-type]
+    known = torch.isfinite(angles)
     if not bool(known.any()):
-        return out.sum() * 0.0  # type: ignore[attr-defined]
-    pred = out[known][:, UP]  # type: ignore[index]
-    target = torch.stack([torch.cos(angles[known]), torch.sin(angles[known])], 1)  # type: ignore[index]
+        return out.sum() * 0.0
+    pred = out[known][:, UP]
+    target = torch.stack([torch.cos(angles[known]), torch.sin(angles[known])], 1)
     cos = (pred * target).sum(1) / (pred.norm(dim=1) + 1e-6)
     return (1 - cos).mean()
 
 
-def load_weights(net: object, state: dict[str, object]) -> None:
+def load_weights(net: Module, state: dict[str, Tensor]) -> None:
     """Load ``state`` into ``net``, which may have grown since: a head with fewer outputs (a
     model from before the up direction was learnt) fills the first rows of this one's, and a
     checkpoint from before the residual blocks (:data:`RESIDUAL`) has its head under an earlier
     index; what the checkpoint lacks keeps its initialisation (the residual blocks start as
     identities, so the grown net reads as the old one did)."""
-    own = net.state_dict()  # type: ignore[attr-defined]
+    own = net.state_dict()
     state = _renamed_head(state, own)
     for key, value in state.items():
         if key not in own:
             raise ValueError(f"{key}: no such weight in this net")
         target = own[key]
-        if value.shape == target.shape:  # type: ignore[attr-defined]
+        if value.shape == target.shape:
             own[key] = value
-        elif value.shape[1:] == target.shape[1:] and value.shape[0] < target.shape[0]:  # type: ignore[attr-defined]
+        elif value.shape[1:] == target.shape[1:] and value.shape[0] < target.shape[0]:
             merged = target.clone()
-            merged[: value.shape[0]] = value  # type: ignore[attr-defined]
+            merged[: value.shape[0]] = value
             own[key] = merged
         else:
-            raise ValueError(f"{key}: cannot load {tuple(value.shape)} into {tuple(target.shape)}")  # type: ignore[attr-defined]
-    net.load_state_dict(own)  # type: ignore[attr-defined]
+            raise ValueError(f"{key}: cannot load {tuple(value.shape)} into {tuple(target.shape)}")
+    net.load_state_dict(own)
 
 
-def _renamed_head(state: dict[str, object], own: dict[str, object]) -> dict[str, object]:
+def _renamed_head(state: dict[str, Tensor], own: dict[str, Tensor]) -> dict[str, Tensor]:
     """``state`` with its linear head's keys renamed to ``own``'s when they sit at another
     index of the sequence (the head is the last ``<index>.weight`` / ``.bias`` pair)."""
 
@@ -384,7 +391,7 @@ def train_classifier(
     margin_lo = np.where(tile, TILE_MARGINS[0], CARD_MARGINS[0]).astype(np.float32)
     margin_hi = np.where(tile, TILE_MARGINS[1], CARD_MARGINS[1]).astype(np.float32)
     net = build_net()
-    optimizer = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)  # type: ignore[attr-defined]
+    optimizer = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     start = 0
     if not out.exists() and init is not None and init.exists():
         load_weights(net, torch.load(init, map_location="cpu", weights_only=False)["net"])
@@ -394,7 +401,7 @@ def train_classifier(
         if "optimizer" in state:
             optimizer.load_state_dict(state["optimizer"])
         start = state["epoch"] + 1
-    net.to(device)  # type: ignore[attr-defined]
+    net.to(device)
     _optimizer_to(optimizer, device)
     steps = max(1, round(len(x) * sample) // batch)
     generator = torch.Generator().manual_seed(seed)
@@ -406,7 +413,7 @@ def train_classifier(
     epoch = start
     while epoch < epochs:
         t0 = time.time()
-        net.train()  # type: ignore[attr-defined]
+        net.train()
         generator.manual_seed(seed + epoch)  # a resumed run draws what it would have drawn
         drawing.manual_seed(seed + epoch)
         order = torch.randperm(len(x), generator=generator).numpy()
@@ -426,8 +433,8 @@ def train_classifier(
                 margins=bounds,
             )
             yb = torch.from_numpy(y[idx]).to(device)
-            ab = (torch.from_numpy(a[idx]).to(augment_on) + turned).to(device)  # type: ignore[operator]
-            outb = net(_norm(xb).to(device))  # type: ignore[operator,attr-defined]
+            ab = (torch.from_numpy(a[idx]).to(augment_on) + turned).to(device)
+            outb = net(_norm(xb).to(device))
             loss = loss_fn(outb[:, : NOT_A_PIECE + 1], yb) + TURN_WEIGHT * _turn_loss(outb, ab)
             optimizer.zero_grad()
             loss.backward()
@@ -448,7 +455,7 @@ def train_classifier(
             flush=True,
         )
         out.parent.mkdir(parents=True, exist_ok=True)
-        weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}  # type: ignore[attr-defined]
+        weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
         _optimizer_to(optimizer, "cpu")
         torch.save({"net": weights, "optimizer": optimizer.state_dict(), "epoch": epoch}, out)
         _optimizer_to(optimizer, device)
@@ -462,26 +469,26 @@ def train_classifier(
     return metrics
 
 
-def _margin_of(data: object) -> float:
+def _margin_of(data: Mapping[str, np.ndarray]) -> float:
     """The margin a crop set was cut at (:data:`vision.crops.MARGIN` for a set from before
     sets kept it)."""
-    return float(data["margin"]) if "margin" in data else MARGIN  # type: ignore[index,operator]
+    return float(data["margin"]) if "margin" in data else MARGIN
 
 
-def _val_set(data: object, margin: float) -> dict[str, np.ndarray]:
+def _val_set(data: Mapping[str, np.ndarray], margin: float) -> dict[str, np.ndarray]:
     """A validation set's crops cut again at ``margin`` and :data:`CROP_SIZE`, with its labels."""
-    x = np.asarray(data["x"])  # type: ignore[index]
+    x = np.asarray(data["x"])
     stored = _margin_of(data)
     if abs(stored - margin) > 1e-6 or x.shape[1] != CROP_SIZE:
         x = recut(x, stored, margin)
-    return {"x": x, "y": np.asarray(data["y"]), "a": _angles_of(data)}  # type: ignore[index]
+    return {"x": x, "y": np.asarray(data["y"]), "a": _angles_of(data)}
 
 
-def _angles_of(data: object) -> np.ndarray:
+def _angles_of(data: Mapping[str, np.ndarray]) -> np.ndarray:
     """A crop set's up angles (NaN for a set built before they were kept)."""
-    if "a" in data:  # type: ignore[operator]
-        return np.asarray(data["a"], np.float32)  # type: ignore[index]
-    return np.full(len(data["y"]), np.nan, np.float32)  # type: ignore[index]
+    if "a" in data:
+        return np.asarray(data["a"], np.float32)
+    return np.full(len(data["y"]), np.nan, np.float32)
 
 
 def strip_checkpoint(checkpoint: Path, out: Path) -> Path:
@@ -500,11 +507,11 @@ def export_classifier(checkpoint: Path, out: Path, size: int) -> Path:
 
     net = build_net()
     load_weights(net, torch.load(checkpoint, map_location="cpu", weights_only=False)["net"])
-    net.eval()  # type: ignore[attr-defined]
+    net.eval()
     dummy = torch.zeros(1, 3, size, size)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
-        net,  # type: ignore[arg-type]
+        net,
         dummy,
         str(out),
         input_names=["crops"],

@@ -11,12 +11,15 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from vision.classes import COARSE, PIECES
 from vision.crops import STORE_MARGIN, STORE_SIZE, cut_crops
 from vision.detections import NUM_FACES
+from vision.errors import UnreadablePhotoError
 from vision.truth import up_angle
 
 SPLITS = ("train", "val")
@@ -144,7 +147,10 @@ def build_crop_set(
             rows = read_labels(label)
             if not len(rows):
                 continue
-            image = cv2.cvtColor(cv2.imread(str(image_path)), cv2.COLOR_BGR2RGB)
+            bgr = cv2.imread(str(image_path))
+            if bgr is None:  # (cv2.cvtColor raised on it before; this says which file)
+                raise UnreadablePhotoError("cannot be read", str(image_path))
+            image = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
             h, w = image.shape[:2]
             boxes = pixel_boxes(rows, w, h)
             xs.append(cut_crops(image, boxes, size, margin))
@@ -222,13 +228,14 @@ def build_negative_set(
     return out
 
 
-def save_atomic(out: Path, **arrays: np.ndarray) -> None:
+def save_atomic(out: Path, **arrays: ArrayLike) -> None:
     """``np.savez_compressed`` to ``out`` through a temporary file renamed into place: a set is
     built only when its file is missing, so a run killed mid-write must not leave a truncated
     one that the next run takes as built (session 16 lost a training start to one)."""
     partial = out.with_name(out.name + ".partial")
     with partial.open("wb") as f:
-        np.savez_compressed(f, **arrays)
+        # (as Any: mypy would take a name in ``arrays`` for savez's keyword allow_pickle)
+        np.savez_compressed(f, **cast(dict[str, Any], arrays))
     os.replace(partial, out)
 
 

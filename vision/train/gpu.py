@@ -326,7 +326,7 @@ def train(args: argparse.Namespace) -> None:
 
     from vision.train.detector import strip_checkpoint, train_detector
 
-    BaseTrainer.read_results_csv = _csv_results  # type: ignore[method-assign]
+    BaseTrainer.read_results_csv = _csv_results
     copied = out / "detector.pt"
 
     def keep(last: Path) -> None:

@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -128,8 +129,10 @@ def build_sets() -> dict[str, Path]:
         yamls[name] = folder / "data.yaml"
     tiled = DATA / "det_tiled"
     # incremental: photos already cut are skipped, so a set added later joins the crops
-    sources = [(DATA / n, ("train", "val")) for n in (*SYNTHETIC, "real")]
-    build_tiled_detector_set(sources, tiled, long_side=SERVE_IMGSZ, crop=TILED_CROP, per_image=2)
+    tiled_sources = [(DATA / n, ("train", "val")) for n in (*SYNTHETIC, "real")]
+    build_tiled_detector_set(
+        tiled_sources, tiled, long_side=SERVE_IMGSZ, crop=TILED_CROP, per_image=2
+    )
     yamls["tiled"] = tiled / "data.yaml"
     # the same crops turned every way up (training only; session 12)
     yamls["tiled_turned"] = build_turned_set(tiled, DATA / "det_tiled_turned")
@@ -334,7 +337,8 @@ def train_detector_stage(
                 sets[name], run.parent, run.name, start=start,
                 imgsz=imgsz, epochs=epochs, batch=batch,
                 scale=0.3 if name.startswith("tiled") else 0.5, threads=threads, device=device,
-                **options,
+                # (as Any: its keys are PHASE_OPTIONS, each a float keyword of train_detector)
+                **cast(dict[str, Any], options),
             )  # fmt: skip
         last = run / "weights" / "last.pt"
         start = strip_checkpoint(last, run / "start-next.pt")
