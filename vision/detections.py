@@ -17,6 +17,8 @@ from vision.classes import COARSE, PIECES, PieceKind
 from vision.errors import BadShapeError
 
 NUM_FACES = PIECES.num_classes
+FACE_CODES = tuple(PIECES.face(i).code for i in range(NUM_FACES))
+"""Each face id's code (``PIECES.face`` looks the id up among all faces)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -120,7 +122,7 @@ class Detections:
         return np.asarray(self.confidence * self.face_confidence)
 
     def codes(self) -> list[str]:
-        return [PIECES.face(int(i)).code for i in self.face_id]
+        return [FACE_CODES[i] for i in self.face_id.tolist()]
 
     def piece_kind(self, i: int) -> PieceKind:
         return PieceKind.TILE if self.coarse[i] >= 2 else PieceKind.CARD

@@ -82,14 +82,17 @@ def candidate_boxes(dets: Detections, width: int, height: int) -> np.ndarray:
         return np.zeros((0, 4), np.float32)
     side = np.sqrt(np.maximum(dets.sizes.prod(axis=1), 1e-9))
     keep: list[tuple[np.ndarray, np.ndarray]] = []
+    every = dets.centres
     for centre, size in found:
         own = float(np.sqrt(max(size[0] * size[1], 1e-9)))
         if not (0 <= centre[0] < width and 0 <= centre[1] < height):
             continue
-        near = np.linalg.norm(dets.centres - centre, axis=1) < COVERED * np.sqrt(side * own)
+        near = np.linalg.norm(every - centre, axis=1) < COVERED * np.sqrt(side * own)
         if near.any():
             continue
-        if any(np.linalg.norm(k[0] - centre) < COVERED * own for k in keep):
+        if keep and bool(
+            (np.linalg.norm(np.array([k[0] for k in keep]) - centre, axis=1) < COVERED * own).any()
+        ):
             continue  # the same place, found from both sides of a gap
         keep.append((centre, size))
     return np.array(

@@ -314,30 +314,36 @@ def merge_corners(
     near = (dist < MERGE_NEAR * scale) & ~np.eye(n, dtype=bool)
     alone = ~near.any(axis=1)
     lo, hi = MERGE_RANGE
+    # the pairs of card corners a card's diagonal apart, of like sizes, read alike (filtered
+    # for all pairs at once; the tests below that need the corners' places pair by pair)
+    ratios = dist / scale
+    card = ~np.asarray(is_tile, bool)
+    code_ids = np.unique(np.asarray(codes), return_inverse=True)[1]
+    alike = code_ids[:, None] == code_ids[None]
+    if faces is not None:
+        alike |= faces @ faces.T >= MERGE_AGREE
+    pairs = (
+        np.triu(card[:, None] & card[None], 1)
+        & (ratios >= lo)
+        & (ratios <= hi)
+        & (np.maximum(size[:, None], size[None]) <= 1.6 * np.minimum(size[:, None], size[None]))
+        & alike
+    )
     candidates: list[tuple[float, int, int]] = []
-    for i in range(n):
-        if is_tile[i]:
+    for i, j in zip(*np.nonzero(pairs), strict=True):
+        i, j = int(i), int(j)
+        same = codes[j] == codes[i]
+        oriented = _diagonal_pair(centres, up, i, j)
+        if not oriented and _same_way(up, codes, i, j):
             continue
-        for j in range(i + 1, n):
-            if is_tile[j]:
-                continue
-            ratio = dist[i, j] / scale[i, j]
-            if not lo <= ratio <= hi or max(size[i], size[j]) > 1.6 * min(size[i], size[j]):
-                continue
-            same = codes[j] == codes[i]
-            if not same and (faces is None or float(faces[i] @ faces[j]) < MERGE_AGREE):
-                continue
-            oriented = _diagonal_pair(centres, up, i, j)
-            if not oriented and _same_way(up, codes, i, j):
-                continue
-            if (chain_of[i] == chain_of[j] or not same) and not oriented:
-                # two identical cards of two decks in one meld face one way, in one chain
-                continue
-            one_alone = bool(alone[i] or alone[j])
-            ends = max(degree[i], degree[j]) <= 1 and _beyond_end(centres, outward, degree, i, j)
-            if not (one_alone or ends or oriented):
-                continue
-            candidates.append((float(ratio), i, j))
+        if (chain_of[i] == chain_of[j] or not same) and not oriented:
+            # two identical cards of two decks in one meld face one way, in one chain
+            continue
+        one_alone = bool(alone[i] or alone[j])
+        ends = max(degree[i], degree[j]) <= 1 and _beyond_end(centres, outward, degree, i, j)
+        if not (one_alone or ends or oriented):
+            continue
+        candidates.append((float(ratios[i, j]), i, j))
     partner = [-1] * n
     for _ratio, i, j in sorted(candidates):
         if partner[i] < 0 and partner[j] < 0:
@@ -494,22 +500,26 @@ def chains(
         apart = np.abs(np.remainder(angle[:, None] - angle[None] + np.pi, 2 * np.pi) - np.pi)
         facing_apart = np.nan_to_num(apart, nan=0.0) > np.radians(LINK_FACING_DEG)
 
+    joker = off_line.tolist()  # (plain lists: read once per candidate link below)
+    points = centres.tolist()
+
     def cos_max(at: int, to: int) -> float:
         """The turn allowed at ``at`` between ``to`` and its link so far: lenient when a joker
         is one of the three (its centre skews the angle wherever it stands)."""
-        if off_line[at] or off_line[to] or any(off_line[m] for m in neighbours[at]):
+        if joker[at] or joker[to] or any(joker[m] for m in neighbours[at]):
             return lenient
         return strict
 
-    for k in order:
-        i, j = int(ii[k]), int(jj[k])
+    for i, j, apart_ij in zip(
+        ii[order].tolist(), jj[order].tolist(), facing_apart[ii, jj][order].tolist(), strict=True
+    ):
         if len(neighbours[i]) >= 2 or len(neighbours[j]) >= 2 or roots.find(i) == roots.find(j):
             continue
-        if facing_apart[i, j]:
+        if apart_ij:
             continue
-        if not (_straight(centres, i, j, neighbours[i], cos_max(i, j))):
+        if not (_straight(points, i, j, neighbours[i], cos_max(i, j))):
             continue
-        if not (_straight(centres, j, i, neighbours[j], cos_max(j, i))):
+        if not (_straight(points, j, i, neighbours[j], cos_max(j, i))):
             continue
         neighbours[i].append(j)
         neighbours[j].append(i)
@@ -543,13 +553,18 @@ def local_spacing(dist: np.ndarray, same_kind: np.ndarray, sizes: np.ndarray) ->
     return np.asarray(np.median(nearest[around], axis=1))
 
 
-def _straight(centres: np.ndarray, at: int, to: int, others: list[int], cos_max: float) -> bool:
-    """Whether the link at->to continues the link others[0]->at without a sharp turn."""
+def _straight(
+    points: Sequence[Sequence[float]], at: int, to: int, others: list[int], cos_max: float
+) -> bool:
+    """Whether the link at->to continues the link others[0]->at without a sharp turn
+    (``points``: each piece's centre)."""
     if not others:
         return True
-    a = centres[to] - centres[at]
-    b = centres[others[0]] - centres[at]
-    cos = float(a @ b) / (float(np.linalg.norm(a) * np.linalg.norm(b)) + 1e-9)
+    x, y = points[at]
+    ax, ay = points[to]
+    bx, by = points[others[0]]
+    ax, ay, bx, by = ax - x, ay - y, bx - x, by - y
+    cos: float = (ax * bx + ay * by) / (math.hypot(ax, ay) * math.hypot(bx, by) + 1e-9)
     return cos <= cos_max
 
 

@@ -22,7 +22,7 @@ from scorer import Rules, Suit
 from vision import grouping
 from vision.classes import PIECES, Face, PieceKind
 from vision.crops import MARGIN
-from vision.detections import NUM_FACES, Detections
+from vision.detections import FACE_CODES, NUM_FACES, Detections
 from vision.detector import MIN_IMGSZ, OnnxDetector
 from vision.errors import ModelMissingError, VisionError
 from vision.facing import facing
@@ -414,7 +414,6 @@ def lone_weak_jokers(dets: Detections, codes: Sequence[str], g: grouping.Groupin
     return weak
 
 
-FACE_CODES = tuple(PIECES.face(i).code for i in range(NUM_FACES))
 FACE_ARRAY = np.array(FACE_CODES)
 SUITED = {
     i: tuple(PIECES.class_id(Face.card(face.rank, suit)) for suit in Suit)  # type: ignore[arg-type]
