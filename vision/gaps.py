@@ -45,9 +45,28 @@ CARD_CORNER = 0
 """The coarse class given to a looked-for box (a card corner; the classifier reads jokers)."""
 
 
+GAP_LOOKS = 3
+"""How many of the classifier's looks (:data:`vision.recogniser.LOOKS`) a looked-for place is
+read at: all three, as every detection. Fewer were measured in session 28 for speed (uncached,
+melds read exactly, F1; three looks / two / one):
+
+* `dev_cards` 526 / 527 / 528 of 632 (0.9323 / 0.9323 / 0.9320), `dev_cards_12mp` 558 / 558 /
+  557 of 638 (0.9443 / 0.9443 / 0.9438);
+* val `syn_cards` 164 / 165 / 164 of 215 (0.9095 / 0.9086 / 0.9068), `syn_cards3` 401 / 402 /
+  399 of 477 (0.9345 / 0.9351 / 0.9341);
+* held out `test_cards` 528 / 529 / 528 of 626 (0.9357 / 0.9359 / 0.9353), `test_cards_12mp`
+  557 / 556 / 557 of 645 (0.9439 / 0.9435 / 0.9430);
+* the real fans half turned 0.9831 / 0.9775 / 0.9831 (a card lost at two looks), as taken and
+  turned a quarter either way the same.
+
+One look read lower card F1 on every set; two lost a real card. What they save (`bench/scan.py`'s
+photos, median of 8, interleaved with three looks): fan 25 / 19 ms of about 500, tiled fan 93 /
+69 ms of about 1,140, which leaves the tiled fan over 1 s either way: not taken."""
+
+
 class Reader(Protocol):
     def read(
-        self, image: np.ndarray, detections: Detections, presence: bool = False
+        self, image: np.ndarray, detections: Detections, presence: bool = False, looks: int = 3
     ) -> Detections: ...
 
 
@@ -114,7 +133,7 @@ def fill_gaps(
     if not len(boxes):
         return dets
     looked = Detections.from_boxes(boxes, np.ones(len(boxes)), np.full(len(boxes), CARD_CORNER))
-    read = reader.read(image, looked, presence=True)
+    read = reader.read(image, looked, presence=True, looks=GAP_LOOKS)
     # never a joker: one reads where a card's face shows more often than a joker lies there
     read = read[(read.read_confidence >= floor) & (np.array(read.codes()) != grouping.JOKER_CODE)]
     if not len(read):

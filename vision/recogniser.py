@@ -174,14 +174,20 @@ class OnnxClassifier:
         """The crops read at each of ``views`` quarter turns, the views averaged."""
         return self._reading(self._views(crops, views), views)
 
-    def read(self, image: np.ndarray, detections: Detections, presence: bool = False) -> Detections:
+    def read(
+        self,
+        image: np.ndarray,
+        detections: Detections,
+        presence: bool = False,
+        looks: int = len(LOOKS),
+    ) -> Detections:
         """The detections that are pieces, with their face probabilities and up angles.
 
         Every crop is read as cut; only those read with less than :data:`SECOND_LOOK`
         certainty are read again turned half round, and those still unsure turned a quarter
-        each way (:data:`LOOKS`), their views averaged. With
-        ``presence``, each kept box's confidence becomes the probability that it is a piece
-        (for boxes no detector scored).
+        each way (:data:`LOOKS`), their views averaged; ``looks`` stops after that many of
+        them. With ``presence``, each kept box's confidence becomes the probability that it is
+        a piece (for boxes no detector scored).
         """
         if not len(detections):
             return detections
@@ -192,7 +198,7 @@ class OnnxClassifier:
         reading = self._reading(outputs, seen)
         faces, none = piece_probabilities(reading.logits, reading.none, detections.kind)
         unsure = np.arange(len(crops))
-        for look, floor in zip(LOOKS[1:], (SECOND_LOOK, THIRD_LOOK), strict=False):
+        for look, floor in zip(LOOKS[1:looks], (SECOND_LOOK, THIRD_LOOK), strict=False):
             sure = np.maximum(faces[unsure].max(axis=1) * (1 - none[unsure]), none[unsure])
             unsure = unsure[sure < floor]
             if not len(unsure):

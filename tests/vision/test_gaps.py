@@ -7,7 +7,7 @@ import pytest
 
 from vision.classes import PIECES
 from vision.detections import NUM_FACES, Detections
-from vision.gaps import candidate_boxes, fill_gaps
+from vision.gaps import GAP_LOOKS, candidate_boxes, fill_gaps
 
 W, H = 12.0, 26.0  # a corner index box
 STEP = 30.0  # the fan step of a column meld
@@ -62,10 +62,14 @@ class _Reader:
         self.presence_at = presence_at
         self.code = code
         self.seen = 0
+        self.looks = 0
 
-    def read(self, image: np.ndarray, detections: Detections, presence: bool = False) -> Detections:
+    def read(
+        self, image: np.ndarray, detections: Detections, presence: bool = False, looks: int = 3
+    ) -> Detections:
         assert presence  # looked-for boxes have no detector score
         self.seen += len(detections)
+        self.looks = looks
         y = detections.centres[:, 1]
         p = np.array([self.presence_at.get(round(float(v)), 0.0) for v in y], np.float32)
         faces = np.full((len(detections), NUM_FACES), 0.0, np.float32)
@@ -80,6 +84,7 @@ def test_a_looked_for_corner_read_surely_joins_the_detections() -> None:
     reader = _Reader({160: 0.9, 250: 0.55})  # the gap reads 7H surely, past 9H weakly
     out = fill_gaps(image, dets, reader, floor=0.6)
     assert reader.seen == 3
+    assert reader.looks == GAP_LOOKS  # the places are read at the looks chosen for them
     assert len(out) == 5 and out.codes()[4] == "7H"
     assert out.centres[4].tolist() == [100.0, 160.0]
     assert out.confidence[4] == pytest.approx(0.9)  # its presence

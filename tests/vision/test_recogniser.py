@@ -165,6 +165,21 @@ def test_only_unsure_crops_get_a_second_look() -> None:
     assert read.face_id.tolist() == [card[0], card[0]]  # the second look changed box 1's mind
 
 
+def test_a_reading_stops_after_the_looks_it_is_given() -> None:
+    """``looks`` stops the reading early (``vision.gaps.GAP_LOOKS`` measured one and two)."""
+    from vision.detections import Detections
+
+    image = np.zeros((100, 200, 3), np.uint8)
+    image[10:40, 10:40, 0] = 255  # box 0: red -> sure at first sight
+    image[36:44, 136:144, 1] = 255  # box 1: unsure as cut, sure turned half round
+    boxes = np.array([[10, 10, 40, 40], [110, 10, 140, 40]], np.float32)
+    card = np.flatnonzero(CARD_MASK)
+    classifier = _TwoLookClassifier()
+    read = classifier.read(image, Detections.from_boxes(boxes, np.ones(2), np.zeros(2)), looks=1)
+    assert classifier.read_crops == 2  # as cut, no second look
+    assert read.face_id.tolist() == [card[0], card[1]]  # box 1 keeps its first reading
+
+
 def test_a_crop_still_unsure_after_the_half_turn_is_read_turned_a_quarter_each_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
