@@ -18,6 +18,7 @@ import itertools
 import tempfile
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, cast
 
@@ -26,7 +27,7 @@ import numpy as np
 from datasets.realdata import fan_cards, import_real
 from vision.evaluate import Report, iter_truths
 from vision.photo import load_photo
-from vision.scanner import Scanner
+from vision.scanner import Scanner, ScannerConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "realdata"
@@ -165,7 +166,11 @@ def main() -> int:
     )  # fmt: skip
     args = p.parse_args()
     names = [n for n in CONDITIONS if not args.only or n in [*args.only.split(","), "as taken"]]
+    if bad := [item for item in args.set if "=" not in item]:
+        p.error(f"--set takes KEY=VALUE, not {bad[0]!r}")
     overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
+    if unknown := sorted(set(overrides) - {f.name for f in fields(ScannerConfig)}):
+        p.error(f"--set: no scanner setting named {', '.join(unknown)}")
     # (as Any: the keys are ScannerConfig's fields, each a float, not load's count_copies)
     scanner = Scanner.load(args.models, **cast(dict[str, Any], overrides))
     fans = [(load_photo(image), truth) for image, truth in fan_cards(REAL / "card-fans")]

@@ -22,3 +22,7 @@ class ModelMissingError(VisionError):
 
 class BadShapeError(VisionError):
     """An array with the wrong shape or dtype handed to a vision function."""
+
+
+class UnknownSettingError(VisionError):
+    """A scanner setting that ``scanner.json`` does not have (a misspelt override)."""

@@ -11,7 +11,7 @@ import json
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from vision.classes import PIECES, Face, PieceKind
 from vision.crops import MARGIN
 from vision.detections import FACE_CODES, NUM_FACES, Detections
 from vision.detector import MIN_IMGSZ, OnnxDetector
-from vision.errors import ModelMissingError, VisionError
+from vision.errors import ModelMissingError, UnknownSettingError, VisionError
 from vision.facing import facing
 from vision.gaps import fill_gaps
 from vision.light import balance, even_out, expose, for_detector
@@ -179,6 +179,9 @@ class Scanner:
         if not folder.is_dir():
             raise ModelMissingError(f"no models folder at {folder}")
         config = ScannerConfig.read(folder / CONFIG_FILE)
+        unknown = sorted(set(overrides) - {f.name for f in fields(ScannerConfig)})
+        if unknown:
+            raise UnknownSettingError(f"no scanner setting named {', '.join(unknown)}")
         if overrides:
             config = replace(config, **overrides)  # type: ignore[arg-type]
         detector = OnnxDetector(

@@ -449,3 +449,12 @@ def test_eval_from_cached_readings_reports_what_the_models_read(
     fresh = Scanner(scanner.detector, scanner.classifier, replace(scanner.config))
     with pytest.raises(ValueError, match="models folder"):
         evaluate_folder(fresh, tmp_path / "fans", "cards", "all", cache=cache)
+
+
+def test_a_misspelt_setting_is_refused_by_name() -> None:
+    """A scanner setting that scanner.json does not have names itself, instead of a TypeError
+    from deep inside (``bench/conditions.py --set``, ``Scanner.load(**overrides)``)."""
+    from vision.errors import UnknownSettingError
+
+    with pytest.raises(UnknownSettingError, match="gap_flor"):
+        Scanner.load(MODELS, gap_flor=0.5)
