@@ -18,16 +18,16 @@ import itertools
 import tempfile
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import fields
 from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 
 from datasets.realdata import fan_cards, import_real
+from vision.errors import UnknownSettingError
 from vision.evaluate import Report, iter_truths
 from vision.photo import load_photo
-from vision.scanner import Scanner, ScannerConfig
+from vision.scanner import Scanner, check_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "realdata"
@@ -169,8 +169,10 @@ def main() -> int:
     if bad := [item for item in args.set if "=" not in item]:
         p.error(f"--set takes KEY=VALUE, not {bad[0]!r}")
     overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
-    if unknown := sorted(set(overrides) - {f.name for f in fields(ScannerConfig)}):
-        p.error(f"--set: no scanner setting named {', '.join(unknown)}")
+    try:  # (Scanner.load checks them too, but count_copies is its own argument, no setting)
+        check_settings(overrides)
+    except UnknownSettingError as error:
+        p.error(f"--set: {error}")
     # (as Any: the keys are ScannerConfig's fields, each a float, not load's count_copies)
     scanner = Scanner.load(args.models, **cast(dict[str, Any], overrides))
     fans = [(load_photo(image), truth) for image, truth in fan_cards(REAL / "card-fans")]

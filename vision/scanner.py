@@ -10,7 +10,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from pathlib import Path
@@ -148,6 +148,14 @@ class ScannerConfig:
         return cls(**{k: data[k] for k in keys if k in data})
 
 
+def check_settings(names: Iterable[str]) -> None:
+    """Raise :class:`UnknownSettingError` naming those of ``names`` that are no
+    :class:`ScannerConfig` field (a misspelt override)."""
+    unknown = sorted(set(names) - {f.name for f in fields(ScannerConfig)})
+    if unknown:
+        raise UnknownSettingError(f"no scanner setting named {', '.join(unknown)}")
+
+
 class Scanner:
     """Detector + classifier + grouping + rules; create with :meth:`load`, reuse for all photos."""
 
@@ -179,9 +187,7 @@ class Scanner:
         if not folder.is_dir():
             raise ModelMissingError(f"no models folder at {folder}")
         config = ScannerConfig.read(folder / CONFIG_FILE)
-        unknown = sorted(set(overrides) - {f.name for f in fields(ScannerConfig)})
-        if unknown:
-            raise UnknownSettingError(f"no scanner setting named {', '.join(unknown)}")
+        check_settings(overrides)
         if overrides:
             config = replace(config, **overrides)  # type: ignore[arg-type]
         detector = OnnxDetector(

@@ -65,7 +65,7 @@ class _Reader:
         self.looks = 0
 
     def read(
-        self, image: np.ndarray, detections: Detections, presence: bool = False, looks: int = 3
+        self, image: np.ndarray, detections: Detections, presence: bool = False, looks: int = 0
     ) -> Detections:
         assert presence  # looked-for boxes have no detector score
         self.seen += len(detections)
@@ -84,7 +84,7 @@ def test_a_looked_for_corner_read_surely_joins_the_detections() -> None:
     reader = _Reader({160: 0.9, 250: 0.55})  # the gap reads 7H surely, past 9H weakly
     out = fill_gaps(image, dets, reader, floor=0.6)
     assert reader.seen == 3
-    assert reader.looks == GAP_LOOKS  # the places are read at the looks chosen for them
+    assert reader.looks == GAP_LOOKS  # passed on (the stand-in's default, 0, is none)
     assert len(out) == 5 and out.codes()[4] == "7H"
     assert out.centres[4].tolist() == [100.0, 160.0]
     assert out.confidence[4] == pytest.approx(0.9)  # its presence
