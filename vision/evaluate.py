@@ -69,6 +69,11 @@ class Report:
     shaken_melds: int = 0
     shaken_exact: int = 0
     """True melds on those photos, and how many of them were read exactly."""
+    afar: int = 0
+    """Photos the scanner reported taken from afar (:attr:`ScanResult.afar`)."""
+    afar_melds: int = 0
+    afar_exact: int = 0
+    """True melds on those photos, and how many of them were read exactly."""
     meld_losses: Counter[str] = field(default_factory=Counter)
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
@@ -77,6 +82,7 @@ class Report:
     def add(self, truth: Truth, result: ScanResult, dedupe_truth: bool = False) -> None:
         self.photos += 1
         self.shaken += result.shaken
+        self.afar += result.afar
         true = Counter(set(truth.pieces)) if dedupe_truth else Counter(truth.pieces)
         # scanned piece -> the true piece under it, for the melds' losses and the areas
         on = _match_uids(truth, result) if truth.melds or truth.areas or truth.partly else {}
@@ -101,6 +107,9 @@ class Report:
             if result.shaken:
                 self.shaken_melds += len(truth.melds)
                 self.shaken_exact += sum(m in found for m in truth.melds)
+            if result.afar:
+                self.afar_melds += len(truth.melds)
+                self.afar_exact += sum(m in found for m in truth.melds)
             true_melds = set(truth.melds) | {m[::-1] for m in truth.melds}
             unscored = [set(uids) for uids in truth.unscored_uids]
             for scanned in result.melds:
@@ -172,6 +181,7 @@ class Report:
                 "melds": self.shaken_melds,
                 "melds_exact": self.shaken_exact,
             },
+            "afar": {"photos": self.afar, "melds": self.afar_melds, "melds_exact": self.afar_exact},
             "meld_losses": {k: self.meld_losses[k] for k in LOSSES if self.meld_losses[k]},
             "loose_in_melds": {
                 area: {"found": n, "in_melds": self.loose_in_melds[area]}
@@ -218,17 +228,20 @@ class Report:
                     else ""
                 )
             )
-        if self.shaken:
-            lines.append(
-                f"photos reported shaken: {self.shaken}"
-                + (
-                    f" (melds read exactly on them {self.shaken_exact}/{self.shaken_melds}, on "
-                    f"the others {self.melds_exact - self.shaken_exact}/"
-                    f"{self.melds_true - self.shaken_melds})"
-                    if self.shaken_melds
-                    else ""
+        for what, photos, melds, exact in (
+            ("shaken", self.shaken, self.shaken_melds, self.shaken_exact),
+            ("taken from afar", self.afar, self.afar_melds, self.afar_exact),
+        ):
+            if photos:
+                lines.append(
+                    f"photos reported {what}: {photos}"
+                    + (
+                        f" (melds read exactly on them {exact}/{melds}, on the others "
+                        f"{self.melds_exact - exact}/{self.melds_true - melds})"
+                        if melds
+                        else ""
+                    )
                 )
-            )
         for area, n in sorted(self.loose_found.items()):
             lines.append(f"{area} pieces put in melds: {self.loose_in_melds[area]}/{n}")
         if self.facing_known:

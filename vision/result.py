@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer import Verdict
+from vision.afar import afar, piece_size
 from vision.quality import shaken
 
 
@@ -74,6 +75,18 @@ class ScanResult:
         return shaken(self.shake, self.kind)
 
     @property
+    def piece_size(self) -> float:
+        """The median piece's size as a share of the photo's longer side
+        (:func:`vision.afar.piece_size`; NaN when no piece was found)."""
+        return piece_size([p.box for p in self.pieces], self.width, self.height)
+
+    @property
+    def afar(self) -> bool:
+        """Whether the photo shows its cards too small to be read reliably (a whole table from
+        afar): worth taking again closer, a side at a time."""
+        return afar(self.piece_size, self.kind)
+
+    @property
     def uncertain(self) -> tuple[int, ...]:
         return tuple(i for i, p in enumerate(self.pieces) if p.uncertain)
 
@@ -90,6 +103,8 @@ class ScanResult:
             "uncertain": list(self.uncertain),
             "shaken": self.shaken,
             "shake": None if math.isnan(self.shake) else round(self.shake, 2),
+            "afar": self.afar,
+            "piece_size": None if math.isnan(size := self.piece_size) else round(size, 4),
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }
 

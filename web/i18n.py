@@ -140,6 +140,18 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "Fotografija izgleda mutno od pokreta: neke karte možda su krivo pročitane ili "
         "nedostaju. Mirno držite mobitel i snimite ponovno.",
     ),
+    "scan.afar": (
+        "The cards are small in this photo: some may be misread or missed. Photograph each "
+        "side's melds closer.",
+        "Le carte sono piccole in questa foto: alcune potrebbero essere lette male o mancare. "
+        "Fotografa più da vicino i giochi di ogni squadra.",
+        "Las cartas se ven chicas en esta foto: algunas pueden leerse mal o faltar. Sacá más de "
+        "cerca los juegos de cada equipo.",
+        "הקלפים קטנים מדי בתמונה: ייתכן שחלקם נקראו לא נכון או חסרים. צלמו את הסדרות של כל צד "
+        "מקרוב יותר.",
+        "Karte su premalene na ovoj fotografiji: neke možda su krivo pročitane ili nedostaju. "
+        "Snimite kombinacije svake strane izbliza.",
+    ),
     "round.melds": ("Melds", "Combinazioni", "Juegos", "סדרות", "Kombinacije"),
     "round.add_meld": (
         "Type a meld",

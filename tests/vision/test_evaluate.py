@@ -220,3 +220,20 @@ def test_the_melds_of_photos_reported_shaken_are_counted_apart() -> None:
     assert "photos reported shaken: 1 (melds read exactly on them 0/1, on the others 2/2)" in (
         report.describe()
     )
+
+
+def test_the_melds_of_photos_reported_afar_are_counted_apart() -> None:
+    """A photo is afar when its median box is under ``AFAR`` of its long side: the same boxes
+    (60 px long) in an 800 px photo are 7.5 % of it, in an 8,000 px one 0.75 %."""
+    report = Report("cards")
+    near = _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]])
+    misread = _scan(["5H", "6D", "7H", "9C", "KD"], [[0, 1, 2]])
+    report.add(_truth(), near)
+    report.add(_truth(), replace(misread, width=8000, height=6000))
+    report.add(_truth(), replace(near, width=8000, height=6000, kind="tiles"))  # tiles: never afar
+    assert not near.afar and near.piece_size == pytest.approx(0.075)
+    assert report.to_json()["afar"] == {"photos": 1, "melds": 1, "melds_exact": 0}
+    assert "photos reported taken from afar: 1 (melds read exactly on them 0/1, on the " in (
+        report.describe()
+    )
+    assert "on the others 2/2" in report.describe()

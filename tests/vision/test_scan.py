@@ -184,6 +184,32 @@ def test_a_table_from_afar_is_read_again_enlarged_and_more_cards_are_read(
     assert right["enlarged"] >= right["plain"] + 60, right
 
 
+def test_a_table_from_afar_is_reported_afar_and_a_fan_as_taken_is_not(
+    scanner: Scanner, real: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The player is asked to come closer where the cards are too small to read reliably
+    (``vision.afar.AFAR``): each real fan as taken (median corner about 4 % of its long
+    side, session 29) is not; tiled 3x3 into a 4000x3000 phone frame (1.1-1.4 %), it is.
+    Tiled 2x2 (1.6-1.9 %, read at F1 0.955 against 0.874 for 3x3) it is not."""
+    from datasets.realdata import table_from_afar
+
+    copies = Scanner.load(MODELS, count_copies=False)  # n x n copies: more than two decks
+    for image, _truth in _fans(real):
+        near = scanner.scan(image, "cards")
+        assert not near.afar and near.piece_size > 0.03, near.piece_size
+        for n, expected in ((2, False), (3, True)):
+            table = copies.scan(table_from_afar(image, n, (4000, 3000)), "cards")
+            assert table.afar is expected, (image.name, n, table.piece_size)
+            assert table.to_json()["afar"] is expected
+            assert table.to_json()["piece_size"] == round(table.piece_size, 4)
+    assert main(["scan", str(image)]) == 0
+    assert "small" not in capsys.readouterr().out  # the text report says it only when it is
+    table_path = tmp_path / "table.jpg"
+    table_path.write_bytes(table_from_afar(image, 3, (4000, 3000)))
+    assert main(["scan", str(table_path)]) == 0
+    assert "the cards are small in this photo" in capsys.readouterr().out
+
+
 def test_a_fan_a_little_small_in_its_frame_is_read_again_enlarged_and_more_cards_are_read(
     scanner: Scanner, real: Path
 ) -> None:
@@ -281,6 +307,7 @@ def test_scan_json_contract(real: Path, capsys: pytest.CaptureFixture[str]) -> N
         assert (line["width"], line["height"]) == (640, 640)
         assert set(line) >= {"path", "width", "height", "pieces", "melds", "unassigned"}
         assert line["shaken"] is False and (line["shake"] is None or line["shake"] < 1.6)
+        assert line["afar"] is False and line["piece_size"] > 0.1  # tiles are never afar
         assert isinstance(line["timing_ms"], dict)
         n = len(line["pieces"])
         for piece in line["pieces"]:

@@ -363,6 +363,47 @@ def test_a_round_photo_taken_by_a_moving_hand_asks_to_be_taken_again(
     assert ada.locator(".photo svg .box").count() >= 8  # what could be read is kept
 
 
+def test_a_table_from_afar_asks_for_each_side_closer(
+    server: str, page: object, tmp_path: Path
+) -> None:
+    """The real fan tiled 3x3 into a 4000x3000 phone photo (its cards a third of their size:
+    ``vision.afar.AFAR``): the dispute page and a Burraco round's side say to come closer, and
+    keep what was read; the fan as taken says nothing."""
+    from datasets.realdata import table_from_afar
+
+    table = tmp_path / "table.jpg"
+    table.write_bytes(table_from_afar(REAL_FAN, 3, (4000, 3000)))
+    p = page
+    p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]
+    p.set_input_files("#check-photo", str(table))  # type: ignore[attr-defined]
+    p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
+    notice = p.locator("#verdict p.notice.afar")  # type: ignore[attr-defined]
+    assert "Photograph each side's melds closer" in notice.inner_text()
+    p.set_input_files("#check-photo", str(REAL_FAN))  # type: ignore[attr-defined]
+    p.wait_for_function(  # type: ignore[attr-defined]
+        "() => !document.querySelector('#verdict p.notice')"
+        " && document.querySelector('#verdict-title')"
+    )
+    p.goto(f"{server}/games/new?lang=it")  # type: ignore[attr-defined]
+    p.select_option("#preset", "burraco-fibur")  # type: ignore[attr-defined]
+    inputs = p.locator("#side-names input")  # type: ignore[attr-defined]
+    inputs.nth(0).fill("Ada")
+    inputs.nth(1).fill("Bo")
+    p.click("button[type=submit]")  # type: ignore[attr-defined]
+    p.wait_for_url(re.compile(r"/games/\d+$"))  # type: ignore[attr-defined]
+    p.click("#enter-round")  # type: ignore[attr-defined]
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.photo-input").set_input_files(str(table))
+    ada.locator("p.notice.afar", has_text="più da vicino").wait_for(timeout=60_000)
+    assert ada.locator(".photo svg .box").count() >= 100  # what could be read is kept
+    shot(p, "round-afar")
+    bo = p.locator(".side-card[data-side=Bo]")  # type: ignore[attr-defined]
+    bo.locator("input.photo-input").set_input_files(str(REAL_FAN))
+    bo.locator(".photo svg .box").first.wait_for(timeout=60_000)
+    assert bo.locator("p.notice").count() == 0
+    assert ada.locator("p.notice.afar").count() == 1  # each side keeps its own notice
+
+
 def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: object) -> None:
     p = page
     p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]

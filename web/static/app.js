@@ -316,6 +316,7 @@ function roundPage() {
     if (side.busy) box.append(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     if (side.error) box.append(el("p", { class: "error" }, side.error));
     if (side.shaken) box.append(el("p", { class: "notice shaken" }, t("scan.shaken")));
+    if (side.afar) box.append(el("p", { class: "notice afar" }, t("scan.afar")));
     if (side.photo) box.append(renderPhoto(side, s));
 
     box.append(el("h3", {}, t("round.melds")));
@@ -447,6 +448,7 @@ function roundPage() {
       state.photos.push(photo.id);
       if (photo.scan_error) side.error = photo.scan_error;
       side.shaken = Boolean(photo.scan && photo.scan.shaken);
+      side.afar = Boolean(photo.scan && photo.scan.afar);
       use(photo);
     } catch (error) {
       side.error = error.message;
@@ -657,10 +659,11 @@ function checkPage() {
   const photo = $("#check-photo");
 
   let shaken = false; // the meld was read from a photo that looks taken by a moving hand
-  $("#meld").addEventListener("input", () => { shaken = false; }); // typed: no photo to retake
+  let afar = false; // ... or from one that shows its cards too small to read reliably
+  $("#meld").addEventListener("input", () => { shaken = afar = false; }); // typed: no photo to retake
   photo.addEventListener("change", async () => {
     if (!photo.files[0]) return;
-    shaken = false;
+    shaken = afar = false;
     out.hidden = false;
     out.replaceChildren(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     const body = new FormData();
@@ -669,6 +672,7 @@ function checkPage() {
     try {
       const scan = await api("POST", "/api/scan", body);
       shaken = scan.shaken;
+      afar = Boolean(scan.afar);
       const meld = scan.melds.length ? scan.melds[0].pieces.map((i) => scan.pieces[i].code) : scan.pieces.map((p) => p.code);
       $("#meld").value = meld.join(" ");
       $("#ordered").checked = scan.melds.length > 0;
@@ -690,6 +694,7 @@ function checkPage() {
         el("div", { class: "chips" }, verdict.reading.map((r) => pieceChip(r.piece, { title: r.wild ? `= ${r.as}` : r.as, disabled: true }))),
         el("p", { id: "verdict-reason" }, verdictText(verdict)),
       ];
+      if (afar) nodes.unshift(el("p", { class: "notice afar" }, t("scan.afar")));
       if (shaken) nodes.unshift(el("p", { class: "notice shaken" }, t("scan.shaken")));
       const piece = splitCodes($("#add-piece").value)[0];
       if (piece && verdict.valid) {

@@ -1,0 +1,47 @@
+"""Whether a photo shows its cards too small to be read reliably: a whole table from afar.
+
+A photo of a whole table from afar shows each card's index small, and small indexes are
+what the scanner misses and misreads most: the detector sees the photo shrunk to 640 px (1,280 at
+most, enlarged), the classifier a crop cut from the photo as decoded. So a photo of cards whose
+median piece (its box's longer side) measures under :data:`AFAR` of the photo's longer side is
+reported as taken from afar (``ScanResult.afar``): the player is asked to photograph each side
+closer. Measured (session 29; `bench/piece_size.py`, the cached readings of session 27's
+models), melds read exactly on the photos under and over the bound. Chosen on the development
+and val scenes (`dev_cards`, `dev_cards_12mp`, `syn_cards` and `syn_cards3` val: 441 photos with
+melds): under 0.012 / 0.014 / **0.015** / 0.016 of the long side, 38 / 86 / 103 / 126 photos,
+their melds 0.589 / 0.698 / **0.694** / 0.717 against 0.863 / 0.882 / **0.895** / 0.905 on the
+others (as a 12 MP phone takes them, `dev_cards_12mp` alone: 36 photos of 143, 0.697 against
+0.947). Held out: `test_cards` 36 photos of 142, their melds 0.724 against 0.892;
+`test_cards_12mp` 35 of 144, 0.814 against 0.882. The real card fans measure 0.040 and 0.041
+(not reported); tiled 2x2 into a 4000x3000 frame (`bench/afar.py`) 0.019 and 0.016, 3x3 0.014
+and 0.011 (reported: read at F1 0.874 against 0.955 for 2x2). Tiles are never reported: a
+tile's box is the whole tile, no tile scene of `dev_tiles` and `dev_tiles_12mp` measured under
+0.015, and the 6 under 0.025 read their 22 melds exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+
+AFAR = {"cards": 0.015}
+"""A photo of cards whose median piece measures less than this share of the photo's longer side
+is reported as taken from afar (``ScanResult.afar``); tiles never are."""
+
+
+def piece_size(boxes: Sequence[Sequence[float]], width: int, height: int) -> float:
+    """The median piece's size as a share of the photo's longer side: the longer side of each
+    box ``(x1, y1, x2, y2)`` in photo pixels, their median over ``max(width, height)``; NaN
+    when there is no box."""
+    if not boxes or max(width, height) <= 0:
+        return math.nan
+    sides = [max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes]
+    return statistics.median(sides) / max(width, height)
+
+
+def afar(size: float, kind: str) -> bool:
+    """Whether a photo of ``kind`` whose median piece measures ``size`` (:func:`piece_size`) is
+    reported as taken from afar."""
+    bound = AFAR.get(kind)
+    return bound is not None and size < bound  # NaN (no piece) never is
