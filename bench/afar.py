@@ -4,11 +4,12 @@ of small pieces for its second detector reading (``max_imgsz``).
 No real photo here shows a whole table, so each bidly fan is tiled n x n into a 4000x3000
 phone JPEG (:func:`datasets.realdata.table_from_afar`; its cards n times smaller), turned four
 ways. Such a photo is decoded at 2000x1500, and a photo of small pieces is read a second time
-enlarged, up to ``max_imgsz``. Prints, per setting and
+enlarged, up to ``max_imgsz`` (up to ``afar_imgsz`` where its pieces are under
+:data:`vision.afar.AFAR` of its long side). Prints, per setting and
 tiling, right, false and missed cards (multiset match per photo, as ``meldcam eval`` counts
 them), F1 and milliseconds per photo.
 
-    .venv/bin/python bench/afar.py [--settings 1280,1920] [--tiles 2,3,4]
+    .venv/bin/python bench/afar.py [--settings 1280,1920] [--tiles 2,3,4] [--afar-imgsz 0]
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ def main() -> int:
     p.add_argument("--settings", default="1280,1920")
     p.add_argument("--tiles", default="2,3,4")
     p.add_argument("--turns", type=int, default=4, help="how many of the four ways up")
+    p.add_argument(
+        "--afar-imgsz", type=int, default=None, help="the scanner's afar_imgsz (default: served)"
+    )
     p.add_argument("--models", type=Path, default=ROOT / "models")
     args = p.parse_args()
     fans = fan_cards(FANS)
@@ -43,7 +47,8 @@ def main() -> int:
             photos += [(jpeg, truth) for jpeg in turned]
         for setting in (int(s) for s in args.settings.split(",")):
             # n x n copies of each card: more than two decks hold, so copies are not counted
-            scanner = Scanner.load(args.models, count_copies=False, max_imgsz=setting)
+            more = {} if args.afar_imgsz is None else {"afar_imgsz": args.afar_imgsz}
+            scanner = Scanner.load(args.models, count_copies=False, max_imgsz=setting, **more)
             right = false = missed = 0
             start = time.perf_counter()
             for jpeg, truth in photos:
@@ -55,7 +60,8 @@ def main() -> int:
             ms = (time.perf_counter() - start) * 1000 / len(photos)
             f1 = 2 * right / max(2 * right + false + missed, 1)
             print(
-                f"tiled {n}x{n}, max_imgsz {setting}: right {right}, false {false}, "
+                f"tiled {n}x{n}, max_imgsz {setting}, afar_imgsz {scanner.config.afar_imgsz}: "
+                f"right {right}, false {false}, "
                 f"missed {missed}, F1 {f1:.3f}, {ms:.0f} ms per photo",
                 flush=True,
             )

@@ -1,12 +1,14 @@
 """Whether a photo shows its cards too small to be read reliably: a whole table from afar.
 
-A photo of a whole table from afar shows each card's index small, and small indexes are
-what the scanner misses and misreads most: the detector sees the photo shrunk to 640 px (1,280 at
-most, enlarged), the classifier a crop cut from the photo as decoded. So a photo of cards whose
-median piece (its box's longer side) measures under :data:`AFAR` of the photo's longer side is
-reported as taken from afar (``ScanResult.afar``): the player is asked to photograph each side
-closer. Measured (session 29; `bench/piece_size.py`, the cached readings of session 27's
-models), melds read exactly on the photos under and over the bound. Chosen on the development
+A photo of a whole table from afar shows each card's index small, and small indexes are what
+the scanner misses and misreads most: the detector sees the photo shrunk to 640 px (enlarged
+for a second reading), the classifier a crop cut from the photo as decoded. So a photo of cards
+whose median piece (its box's longer side) measures under :data:`AFAR` of the photo's longer
+side is reported as taken from afar (``ScanResult.afar``): the player is asked to photograph
+each side closer. The detector reads such a photo enlarged further where it holds the detail
+(``afar_imgsz``, :meth:`vision.detector.OnnxDetector.enlarge_cap`). Measured (session 29;
+`bench/piece_size.py`, the cached readings of session 27's models, before that enlargement),
+melds read exactly on the photos under and over the bound. Chosen on the development
 and val scenes (`dev_cards`, `dev_cards_12mp`, `syn_cards` and `syn_cards3` val: 441 photos with
 melds): under 0.012 / 0.014 / **0.015** / 0.016 of the long side, 38 / 86 / 103 / 126 photos,
 their melds 0.589 / 0.698 / **0.694** / 0.717 against 0.863 / 0.882 / **0.895** / 0.905 on the

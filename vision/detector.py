@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.afar import AFAR
 from vision.detections import Detections
 from vision.errors import ModelMissingError
 
@@ -132,7 +133,8 @@ class OnnxDetector:
     (a few big pieces) is read a second time, fitted smaller so that its median piece measures
     ``piece_px`` in the network's input; the reading that finds more pieces is kept. A photo
     whose median piece is under ``small_px`` (a whole table from afar) is read a second time
-    enlarged so that it measures ``small_px``, up to ``max_imgsz``, and the two readings are
+    enlarged so that it measures ``small_px``, up to ``max_imgsz`` (``afar_imgsz`` for a photo
+    taken from afar that holds the detail: :meth:`enlarge_cap`), and the two readings are
     merged: small card corners are found there that the first reading misses or scores weakly,
     and the first keeps what the enlarged one misses (measured in ``models/detector.md``,
     session 9).
@@ -148,6 +150,7 @@ class OnnxDetector:
         conf_tiles: float | None = None,
         small_px: float = 0.0,
         max_imgsz: int = 0,
+        afar_imgsz: int = 0,
     ):
         self.session = make_session(path)
         self.input_name = self.session.get_inputs()[0].name
@@ -160,6 +163,7 @@ class OnnxDetector:
         self.piece_px = piece_px
         self.small_px = small_px
         self.max_imgsz = max_imgsz or imgsz
+        self.afar_imgsz = afar_imgsz
 
     def detect(self, image: np.ndarray) -> Detections:
         dets, scale = self._detect_at(image, self.imgsz)
@@ -169,7 +173,7 @@ class OnnxDetector:
         if median < self.small_px and self.max_imgsz > self.imgsz:
             # small pieces (a whole table from afar): read again enlarged, up to max_imgsz
             want = self.imgsz * self.small_px / median
-            bigger = min(self.max_imgsz, round(want / STRIDE) * STRIDE)
+            bigger = min(self.enlarge_cap(image, median), round(want / STRIDE) * STRIDE)
             if bigger > self.imgsz and bigger >= MIN_ENLARGE * self.imgsz:
                 return merge_readings(self._detect_at(image, bigger)[0], dets, self.iou)
             return dets
@@ -185,6 +189,19 @@ class OnnxDetector:
         # number taken for a card corner), not the pieces themselves
         fitted = median_piece(again, again_scale) >= CLOSE_UP_KEEP * self.piece_px
         return again if fitted else dets
+
+    def enlarge_cap(self, image: np.ndarray, median: float) -> int:
+        """How far a photo of small pieces may be enlarged for its second reading:
+        ``max_imgsz``, or ``afar_imgsz`` for a photo whose median piece (``median`` px in the
+        first reading's input) is under :data:`vision.afar.AFAR` of its long side where the
+        photo as decoded is at least that long (no enlarging beyond its own detail)."""
+        if (
+            self.afar_imgsz > self.max_imgsz
+            and median / self.imgsz < AFAR["cards"]
+            and max(image.shape[:2]) >= self.afar_imgsz
+        ):
+            return self.afar_imgsz
+        return self.max_imgsz
 
     def detect_at(self, image: np.ndarray, imgsz: int) -> Detections:
         """The photo read once, fitted into ``imgsz`` (no close-up logic)."""

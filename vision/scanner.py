@@ -76,6 +76,7 @@ READ_CODE = tuple(
         "recogniser",
         "gaps",
         "quality",
+        "afar",
     )
 )
 """The code a photo is read by before grouping (:meth:`Scanner.read`), named in the scanner's
@@ -104,6 +105,10 @@ class ScannerConfig:
     """Photos whose median piece is smaller than this at ``imgsz`` are read again enlarged so
     it reaches this size, up to ``max_imgsz`` (0: off)."""
     max_imgsz: int = 0
+    afar_imgsz: int = 0
+    """A photo whose median piece is under :data:`vision.afar.AFAR` of its long side (a whole
+    table from afar) and that holds the detail (decoded at least this long) is enlarged up to
+    this instead of ``max_imgsz`` (0: off; :class:`vision.detector.OnnxDetector`)."""
     conf_tiles: float | None = None
     """The confidence floor of tiles, when it differs from the cards' (``conf``)."""
     crop_margin: float = MARGIN
@@ -141,7 +146,7 @@ class ScannerConfig:
             return cls()
         data = json.loads(path.read_text())
         keys = (
-            "imgsz", "conf", "iou", "piece_px", "small_px", "max_imgsz", "conf_tiles",
+            "imgsz", "conf", "iou", "piece_px", "small_px", "max_imgsz", "afar_imgsz", "conf_tiles",
             "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor", "balance_cast",
             "shade_reach", "expose_white", "dark_blur",
         )  # fmt: skip
@@ -199,6 +204,7 @@ class Scanner:
             config.conf_tiles,
             config.small_px,
             int(config.max_imgsz),
+            int(config.afar_imgsz),
         )
         served = classifier_file(folder)
         classifier = OnnxClassifier(served, config.crop_margin, config.tile_crop_margin)

@@ -50,7 +50,7 @@ def _detector(piece_px: float) -> tuple[OnnxDetector, FakeSession]:
     session = FakeSession()
     det.session, det.input_name, det.metadata = session, "images", {}
     det.imgsz, det.conf, det.iou, det.piece_px = 640, 0.2, 0.3, piece_px
-    det.small_px, det.max_imgsz = 0.0, 640
+    det.small_px, det.max_imgsz, det.afar_imgsz = 0.0, 640, 0
     return det, session
 
 
@@ -87,6 +87,34 @@ def test_small_pieces_are_read_again_enlarged_up_to_the_cap() -> None:
     det, session = _small_detector(small_px=16, max_imgsz=960)
     det.detect(np.zeros((640, 640, 3), np.uint8))
     assert session.widths == [640, 960]
+
+
+def corners(share: float) -> Callable[[int], Rows]:
+    """Six card corners in a row, each ``share`` of the input wide, at any input width."""
+
+    def rows(width: int) -> Rows:
+        side = width * share
+        return [[side * (2 * i + 1), side, side, side, 0.9, 0.0, 0.0, 0.0] for i in range(6)]
+
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("share", "photo", "widths"),
+    [
+        (1 / 80, 2000, [640, 1920]),  # 1.25 % of the long side: afar, with the detail for 1920
+        (1 / 80, 1280, [640, 1280]),  # afar, but decoded 1,280 long: no detail to gain beyond
+        (1 / 60, 2000, [640, 1280]),  # 1.67 %: small, not afar
+    ],
+)
+def test_a_table_from_afar_is_enlarged_further_where_the_photo_holds_the_detail(
+    share: float, photo: int, widths: list[int]
+) -> None:
+    det, _ = _detector(piece_px=32)
+    session = FakeSession(corners(share))
+    det.session, det.small_px, det.max_imgsz, det.afar_imgsz = session, 28.0, 1280, 1920
+    det.detect(np.zeros((photo, photo, 3), np.uint8))
+    assert session.widths == widths
 
 
 def test_pieces_big_enough_no_cap_or_too_little_to_gain_are_read_once() -> None:
