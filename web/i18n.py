@@ -144,7 +144,7 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "The cards are small in this photo: some may be misread or missed. Photograph each "
         "side's melds closer.",
         "Le carte sono piccole in questa foto: alcune potrebbero essere lette male o mancare. "
-        "Fotografa più da vicino i giochi di ogni squadra.",
+        "Fotografa più da vicino le combinazioni di ogni squadra.",
         "Las cartas se ven chicas en esta foto: algunas pueden leerse mal o faltar. Sacá más de "
         "cerca los juegos de cada equipo.",
         "הקלפים קטנים מדי בתמונה: ייתכן שחלקם נקראו לא נכון או חסרים. צלמו את הסדרות של כל צד "

@@ -69,6 +69,14 @@ def shot(page: object, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
 
 
+def check_photo_notice(p: object, server: str, photo: Path, notice: str) -> str:
+    """The dispute page (in English) given ``photo``: the text of its ``notice`` once read."""
+    p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]
+    p.set_input_files("#check-photo", str(photo))  # type: ignore[attr-defined]
+    p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
+    return str(p.locator(f"#verdict p.notice.{notice}").inner_text())  # type: ignore[attr-defined]
+
+
 def burako_round_for_ada_and_bo(p: object, target: int | None = None) -> None:
     """On the new-game page: a Burako game of Ada and Bo, then its first round's editor."""
     p.select_option("#preset", "burako-003")  # type: ignore[attr-defined]
@@ -328,11 +336,7 @@ def test_a_shaken_photo_is_read_and_asks_to_be_taken_again(
     smeared = tmp_path / "smeared.jpg"  # a hand that moved: 8 px sideways (1/150 of the width)
     cv2.imwrite(str(smeared), cv2.filter2D(fan, -1, np.full((1, 8), 1 / 8, np.float32)))
     p = page
-    p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]
-    p.set_input_files("#check-photo", str(smeared))  # type: ignore[attr-defined]
-    p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
-    notice = p.locator("#verdict p.notice.shaken")  # type: ignore[attr-defined]
-    assert "Hold the phone still" in notice.inner_text()
+    assert "Hold the phone still" in check_photo_notice(p, server, smeared, "shaken")
     p.screenshot(path=str(ARTIFACTS / "check-shaken.png"))  # type: ignore[attr-defined]
     p.fill("#meld", "5H 6H 7H")  # type: ignore[attr-defined]  # typed by hand: no photo to retake
     p.click("#check-form button[type=submit]")  # type: ignore[attr-defined]
@@ -374,11 +378,7 @@ def test_a_table_from_afar_asks_for_each_side_closer(
     table = tmp_path / "table.jpg"
     table.write_bytes(table_from_afar(REAL_FAN, 3, (4000, 3000)))
     p = page
-    p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]
-    p.set_input_files("#check-photo", str(table))  # type: ignore[attr-defined]
-    p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
-    notice = p.locator("#verdict p.notice.afar")  # type: ignore[attr-defined]
-    assert "Photograph each side's melds closer" in notice.inner_text()
+    assert "Photograph each side's melds closer" in check_photo_notice(p, server, table, "afar")
     p.set_input_files("#check-photo", str(REAL_FAN))  # type: ignore[attr-defined]
     p.wait_for_function(  # type: ignore[attr-defined]
         "() => !document.querySelector('#verdict p.notice')"
