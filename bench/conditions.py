@@ -220,7 +220,7 @@ def main() -> int:
             for image, scene_truth in scenes:
                 report.add(scene_truth, scanner.scan(CONDITIONS[name](image, rng), "cards"))
             melds = f"{report.melds_exact}/{report.melds_true}"
-            line += f" {report.overall[2]:9.3f} {melds:>9} {report.shaken:>7}"
+            line += f" {report.overall[2]:9.3f} {melds:>9} {report.shaken.photos:>7}"
         print(line, flush=True)
     return 0
 

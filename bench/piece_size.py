@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.evaluate import ReadingCache, iter_truths
+from vision.evaluate import ReadingCache, Report, iter_truths
 from vision.scanner import Scanner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,12 +39,9 @@ def main(argv: list[str] | None = None) -> int:
             if not truth.melds:
                 continue
             result = cache.read(truth.image, truth.image, args.kind).assemble(path=str(truth.image))
-            found = set()
-            for meld in result.melds:
-                codes = tuple(result.pieces[i].code for i in meld.pieces)
-                found |= {codes, codes[::-1]}
-            exact = sum(m in found for m in truth.melds)
-            photos.append((result.piece_size, len(truth.melds), exact))
+            report = Report(args.kind)  # melds read exactly as meldcam eval counts them
+            report.add(truth, result)
+            photos.append((result.piece_size, report.melds_true, report.melds_exact))
     if not photos:
         raise SystemExit("no labelled photo with melds")
     print(f"{len(photos)} photos with melds")

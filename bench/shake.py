@@ -48,12 +48,15 @@ def main(argv: list[str] | None = None) -> int:
             unmeasured += math.isnan(result.shake)
             if not moved and not math.isnan(result.shake):
                 still_max = max(still_max, result.shake)
-        others = report.melds_exact - report.shaken_exact, report.melds_true - report.shaken_melds
+        others = (
+            report.melds_exact - report.shaken.melds_exact,
+            report.melds_true - report.shaken.melds,
+        )
         print(
             f"{src} ({split}, {kind}): {report.photos} photos ({unmeasured} too few pieces to "
-            f"tell), {smeared} smeared; reported shaken {report.shaken} ({flagged_smeared} "
+            f"tell), {smeared} smeared; reported shaken {report.shaken.photos} ({flagged_smeared} "
             f"smeared); highest shake not smeared {still_max:.2f}; melds read exactly on the "
-            f"reported {report.shaken_exact}/{report.shaken_melds}, on the others "
+            f"reported {report.shaken.melds_exact}/{report.shaken.melds}, on the others "
             f"{others[0]}/{others[1]}"
         )
     return 0

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.afar import AFAR
+from vision.afar import afar
 from vision.detections import Detections
 from vision.errors import ModelMissingError
 
@@ -197,7 +197,7 @@ class OnnxDetector:
         photo as decoded is at least that long (no enlarging beyond its own detail)."""
         if (
             self.afar_imgsz > self.max_imgsz
-            and median / self.imgsz < AFAR["cards"]
+            and afar(median / self.imgsz, "cards")
             and max(image.shape[:2]) >= self.afar_imgsz
         ):
             return self.afar_imgsz

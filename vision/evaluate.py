@@ -49,6 +49,19 @@ lying loose. (A full tile set laid out in a grid is left out: its rows are valid
 
 
 @dataclass
+class Flagged:
+    """The photos the scanner flagged one way (shaken, taken from afar), with their true melds
+    and how many of them were read exactly."""
+
+    photos: int = 0
+    melds: int = 0
+    melds_exact: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"photos": self.photos, "melds": self.melds, "melds_exact": self.melds_exact}
+
+
+@dataclass
 class Report:
     kind: str
     photos: int = 0
@@ -64,16 +77,10 @@ class Report:
     melds_found_true: int = 0
     melds_found_unscored: int = 0
     partly_seen: int = 0
-    shaken: int = 0
+    shaken: Flagged = field(default_factory=Flagged)
     """Photos the scanner reported shaken (:attr:`ScanResult.shaken`)."""
-    shaken_melds: int = 0
-    shaken_exact: int = 0
-    """True melds on those photos, and how many of them were read exactly."""
-    afar: int = 0
+    afar: Flagged = field(default_factory=Flagged)
     """Photos the scanner reported taken from afar (:attr:`ScanResult.afar`)."""
-    afar_melds: int = 0
-    afar_exact: int = 0
-    """True melds on those photos, and how many of them were read exactly."""
     meld_losses: Counter[str] = field(default_factory=Counter)
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
@@ -81,8 +88,13 @@ class Report:
 
     def add(self, truth: Truth, result: ScanResult, dedupe_truth: bool = False) -> None:
         self.photos += 1
-        self.shaken += result.shaken
-        self.afar += result.afar
+        flagged = [
+            tally
+            for tally, flag in ((self.shaken, result.shaken), (self.afar, result.afar))
+            if flag
+        ]
+        for tally in flagged:
+            tally.photos += 1
         true = Counter(set(truth.pieces)) if dedupe_truth else Counter(truth.pieces)
         # scanned piece -> the true piece under it, for the melds' losses and the areas
         on = _match_uids(truth, result) if truth.melds or truth.areas or truth.partly else {}
@@ -102,14 +114,12 @@ class Report:
             for meld in result.melds:
                 codes = tuple(result.pieces[i].code for i in meld.pieces)
                 found[codes] = found[codes[::-1]] = meld.facing
+            exact = sum(m in found for m in truth.melds)
             self.melds_true += len(truth.melds)
-            self.melds_exact += sum(m in found for m in truth.melds)
-            if result.shaken:
-                self.shaken_melds += len(truth.melds)
-                self.shaken_exact += sum(m in found for m in truth.melds)
-            if result.afar:
-                self.afar_melds += len(truth.melds)
-                self.afar_exact += sum(m in found for m in truth.melds)
+            self.melds_exact += exact
+            for tally in flagged:
+                tally.melds += len(truth.melds)
+                tally.melds_exact += exact
             true_melds = set(truth.melds) | {m[::-1] for m in truth.melds}
             unscored = [set(uids) for uids in truth.unscored_uids]
             for scanned in result.melds:
@@ -176,12 +186,8 @@ class Report:
             ),
             "melds_found_unscored": self.melds_found_unscored,
             "partly_seen": self.partly_seen,
-            "shaken": {
-                "photos": self.shaken,
-                "melds": self.shaken_melds,
-                "melds_exact": self.shaken_exact,
-            },
-            "afar": {"photos": self.afar, "melds": self.afar_melds, "melds_exact": self.afar_exact},
+            "shaken": self.shaken.to_json(),
+            "afar": self.afar.to_json(),
             "meld_losses": {k: self.meld_losses[k] for k in LOSSES if self.meld_losses[k]},
             "loose_in_melds": {
                 area: {"found": n, "in_melds": self.loose_in_melds[area]}
@@ -228,17 +234,15 @@ class Report:
                     else ""
                 )
             )
-        for what, photos, melds, exact in (
-            ("shaken", self.shaken, self.shaken_melds, self.shaken_exact),
-            ("taken from afar", self.afar, self.afar_melds, self.afar_exact),
-        ):
-            if photos:
+        for what, tally in (("shaken", self.shaken), ("taken from afar", self.afar)):
+            if tally.photos:
                 lines.append(
-                    f"photos reported {what}: {photos}"
+                    f"photos reported {what}: {tally.photos}"
                     + (
-                        f" (melds read exactly on them {exact}/{melds}, on the others "
-                        f"{self.melds_exact - exact}/{self.melds_true - melds})"
-                        if melds
+                        f" (melds read exactly on them {tally.melds_exact}/{tally.melds}, on the "
+                        f"others {self.melds_exact - tally.melds_exact}/"
+                        f"{self.melds_true - tally.melds})"
+                        if tally.melds
                         else ""
                     )
                 )

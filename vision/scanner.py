@@ -145,12 +145,7 @@ class ScannerConfig:
         if not path.exists():
             return cls()
         data = json.loads(path.read_text())
-        keys = (
-            "imgsz", "conf", "iou", "piece_px", "small_px", "max_imgsz", "afar_imgsz", "conf_tiles",
-            "crop_margin", "crop_margin_tiles", "read_floor", "gap_floor", "balance_cast",
-            "shade_reach", "expose_white", "dark_blur",
-        )  # fmt: skip
-        return cls(**{k: data[k] for k in keys if k in data})
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
 
 
 def check_settings(names: Iterable[str]) -> None:
