@@ -36,9 +36,16 @@ from scorer.pieces import Rank, Suit
 from vision.classes import RANKS, SUITS
 
 FACE_H = 300
-CACHE_VERSION = 4
+CACHE_VERSION = 5
+KDE_RENDER_H = 2 * FACE_H  # a KDE face's height as rendered, before it is cut and resized
 GNOME_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
+HELD_OUT_DIR = Path(__file__).parent / "decks"
+"""Decks that no model trains on (session 30): one folder of SVG faces per deck, named by code
+(``AS.svgz``, ``10H.svgz``, ``JK-black`` and ``JK-red`` or one ``JK``, ``back``). Never listed
+by :func:`available_decks`, so no training set draws them; the ``test_decks`` scenes are drawn
+from them alone, to measure how the models read card art they have never seen, as a player's
+own deck will be. Where they come from: ``datasets/decks/README.md``."""
 INSTALL_HINT = (
     "card art is missing: install the Debian card decks with `make apt` or "
     "`sudo apt-get install gnome-cards-data kdegames-card-data-kf5 librsvg2-bin`"
@@ -149,6 +156,14 @@ def available_decks() -> tuple[DeckSource, ...]:
     return tuple(found)
 
 
+def held_out_decks() -> tuple[DeckSource, ...]:
+    """The decks of :data:`HELD_OUT_DIR`, by name (family ``held-out``)."""
+    if not HELD_OUT_DIR.is_dir():
+        return ()
+    folders = sorted(p for p in HELD_OUT_DIR.iterdir() if p.is_dir())
+    return tuple(DeckSource("held-out", p.name, p, 1.0) for p in folders)
+
+
 def cached_decks() -> tuple[DeckSource, ...]:
     """The decks rendered into the face cache, in :func:`available_decks`' order (GNOME's, then
     KDE's, each by name), each read from its atlas there: a machine with neither the Debian
@@ -210,7 +225,8 @@ def load_deck(source: DeckSource) -> CardDeck | None:
             except (OSError, ValueError):
                 pass
     folder.mkdir(parents=True, exist_ok=True)
-    atlas_or_none = _render_gnome(source) if source.family == "gnome" else _render_kde(source)
+    render = {"gnome": _render_gnome, "held-out": _render_folder}.get(source.family, _render_kde)
+    atlas_or_none = render(source)
     meta = {"stamp": stamp, "ok": atlas_or_none is not None}
     if atlas_or_none is not None:
         meta.update(_measure(atlas_or_none))
@@ -241,6 +257,10 @@ def _cached_only(source: DeckSource) -> bool:
 
 
 def _stamp(path: Path) -> str:
+    if path.is_dir():  # a folder of faces: its files' total size and latest change
+        stats = [p.stat() for p in path.iterdir() if p.is_file()]
+        size, mtime = sum(st.st_size for st in stats), max((st.st_mtime for st in stats), default=0)
+        return f"{CACHE_VERSION}:{len(stats)}:{size}:{int(mtime)}"
     st = path.stat()
     return f"{CACHE_VERSION}:{st.st_size}:{int(st.st_mtime)}"
 
@@ -313,34 +333,75 @@ def _render_kde(source: DeckSource) -> np.ndarray | None:
         svg = _unzipped(source.path, tmp)
         text = svg.read_text(errors="replace")
 
-        def render(element: str) -> np.ndarray | None:
+        def render(element: str, zoom: float) -> np.ndarray | None:
             if f'id="{element}"' not in text:
                 return None
             out = tmp / f"{element}.png"
-            if not _rsvg(svg, out, "-i", element, "-h", str(FACE_H)):
+            # at one zoom for the whole deck, then cut to its ink: in most KDE decks an
+            # element's box holds invisible parts too, which differ from card to card, so
+            # fitting each element to a height (rsvg-convert -h) drew their cards at many sizes
+            if not _rsvg(svg, out, "-i", element, "-z", f"{zoom:.4f}"):
                 return None
-            return cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+            face = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+            return None if face is None else _trim(face)
+
+        probe = render(_kde_id(Rank.KING, Suit.HEARTS), 1.0)
+        if probe is None or probe.shape[0] < 8:
+            return None
+        zoom = KDE_RENDER_H / probe.shape[0]
 
         for suit in SUITS:
             for col, rank in enumerate(RANKS):
-                img = render(_kde_id(rank, suit))
+                img = render(_kde_id(rank, suit), zoom)
                 if img is None:
                     return None
                 faces[(ATLAS_ROW[suit], col)] = img
-        black = render("black_joker")
-        red = render("red_joker")
-        single = render("joker") if black is None or red is None else None
+        black = render("black_joker", zoom)
+        red = render("red_joker", zoom)
+        single = render("joker", zoom) if black is None or red is None else None
         pair = (black if black is not None else single, red if red is not None else single)
         for cell, img in zip(JOKER_CELLS, pair, strict=True):
             if img is not None:
                 faces[cell] = img
-        back = render("back")
+        back = render("back", zoom)
         if back is not None:
             faces[BACK_CELL] = back
     sizes = np.array([f.shape[:2] for k, f in faces.items() if k[0] < 4], dtype=float)
     median = np.median(sizes, axis=0)
     if np.any(np.abs(sizes - median) > 0.03 * median + 2) or not 0.55 < median[1] / median[0] < 0.8:
         return None
+    return _assemble(faces)
+
+
+def _render_folder(source: DeckSource) -> np.ndarray | None:
+    """A deck kept as one SVG per face (:data:`HELD_OUT_DIR`); None if a card is missing."""
+    faces: dict[tuple[int, int], np.ndarray] = {}
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+
+        def render(stem: str) -> np.ndarray | None:
+            names = (f"{stem}.svgz", f"{stem}.svg")
+            found = [source.path / n for n in names if (source.path / n).exists()]
+            out = tmp / f"{stem}.png"
+            if not found or not _rsvg(_unzipped(found[0], tmp), out, "-h", str(FACE_H)):
+                return None
+            return cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+
+        for suit in SUITS:
+            for col, rank in enumerate(RANKS):
+                img = render(f"{rank}{suit}")
+                if img is None:
+                    return None
+                faces[(ATLAS_ROW[suit], col)] = img
+        single = render("JK")
+        for cell, stem in zip(JOKER_CELLS, ("JK-black", "JK-red"), strict=True):
+            joker = render(stem)
+            joker = single if joker is None else joker
+            if joker is not None:
+                faces[cell] = joker
+        back = render("back")
+        if back is not None:
+            faces[BACK_CELL] = back
     return _assemble(faces)
 
 

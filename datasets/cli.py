@@ -33,6 +33,11 @@ def add_synth_parser(subparsers: Any) -> argparse.ArgumentParser:
         " scale by size/framing; --size 4032 --framing 1280: a 1280 px scene as a 12 MP phone"
         " takes it; default: --size)",
     )  # fmt: skip
+    p.add_argument(
+        "--decks", choices=("installed", "held-out"), default="installed",
+        help="installed: the Debian decks and drawn ones (what the models train on); held-out:"
+        " only the decks of datasets/decks, which no model trains on",
+    )  # fmt: skip
     p.add_argument("--workers", type=int, default=2, help="processes (results do not depend on it)")
     p.add_argument("--scheme", choices=("pieces", "coarse"), default="pieces")
     p.add_argument("--crops", action="store_true", help="also write 64x64 classifier crops")
@@ -56,8 +61,8 @@ def add_import_real_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run_synth(args: argparse.Namespace) -> int:
-    from datasets.card_art import MissingArtError
-    from datasets.scene import SceneKind
+    from datasets.card_art import MissingArtError, held_out_decks
+    from datasets.scene import DRAWN_SHARE, SceneKind
     from datasets.writer import generate
     from vision.classes import scheme
 
@@ -68,6 +73,12 @@ def run_synth(args: argparse.Namespace) -> int:
         )
         return EXIT_BAD_INPUT
     size = (args.size, round(args.size * 3 / 4))
+    decks, drawn = None, DRAWN_SHARE
+    if args.decks == "held-out":
+        decks, drawn = held_out_decks(), 0.0
+        if not decks:
+            print("meldcam synth: no held-out decks under datasets/decks", file=sys.stderr)
+            return EXIT_MISSING_ART
     start = time.perf_counter()
     try:
         results = generate(
@@ -80,6 +91,8 @@ def run_synth(args: argparse.Namespace) -> int:
             scheme(args.scheme),
             args.crops,
             framing=args.framing,
+            decks=decks,
+            drawn=drawn,
         )
     except MissingArtError as err:
         print(f"meldcam synth: {err}", file=sys.stderr)

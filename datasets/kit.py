@@ -34,6 +34,8 @@ class CardKit:
     deck: CardDeck
     height: int
     cache: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    jokers: CardDeck | None = None
+    """Where the jokers come from when ``deck`` has none (most KDE decks): drawn to its size."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -42,8 +44,8 @@ class CardKit:
 
     def _cell(self, r: int, c: int) -> np.ndarray:
         if (r, c) not in self.cache:
-            face = self.deck.face(r, c)
-            self.cache[(r, c)] = _fit(face, self.size)
+            lender = self.jokers if self.jokers is not None and (r, c) in JOKER_CELLS else self.deck
+            self.cache[(r, c)] = _fit(lender.face(r, c), self.size)
         return self.cache[(r, c)]
 
     def sprite(self, face: Face, red_joker: bool = False) -> np.ndarray:
@@ -58,7 +60,7 @@ class CardKit:
         return self._cell(*BACK_CELL)
 
     def regions(self, face: Face) -> tuple[tuple[str, Box], ...]:
-        box = self.deck.joker_box if face.is_joker else self.deck.index_box
+        box = (self.jokers or self.deck).joker_box if face.is_joker else self.deck.index_box
         return (("tl", box), ("br", _flip_box(box)))
 
 

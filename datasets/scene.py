@@ -42,6 +42,9 @@ MIN_LABEL_PX = 7.0
 MAX_CANVAS = 2800
 # table-canvas px per photo px near the aimed-at piece (the photo warp then barely resamples)
 CANVAS_OVERSAMPLE = 1.0
+DRAWN_SHARE = 0.3
+"""How often a card scene is dealt from a deck drawn by :mod:`datasets.drawn_cards` instead of
+an installed one (0 for the held-out decks' scenes: those decks alone)."""
 
 
 class SceneKind(StrEnum):
@@ -78,8 +81,10 @@ def _log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
     return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
 
 
-def _pick_deck(rng: np.random.Generator, decks: tuple[DeckSource, ...]) -> CardKit | None:
-    if rng.random() < 0.3 or not decks:
+def _pick_deck(
+    rng: np.random.Generator, decks: tuple[DeckSource, ...], drawn: float = DRAWN_SHARE
+) -> CardKit | None:
+    if rng.random() < drawn or not decks:
         return None
     weights = np.array([d.weight for d in decks])
     for _ in range(4):
@@ -91,16 +96,20 @@ def _pick_deck(rng: np.random.Generator, decks: tuple[DeckSource, ...]) -> CardK
 
 
 def _card_kit(
-    rng: np.random.Generator, decks: tuple[DeckSource, ...], index_px: float, detail: float = 1.0
+    rng: np.random.Generator,
+    decks: tuple[DeckSource, ...],
+    index_px: float,
+    detail: float = 1.0,
+    drawn: float = DRAWN_SHARE,
 ) -> tuple[CardKit, float]:
-    picked = _pick_deck(rng, decks)
+    picked = _pick_deck(rng, decks, drawn)
     deck = picked.deck if picked is not None else drawn_deck(int(rng.integers(DRAWN_STYLES)))
-    if not deck.has_jokers:
-        deck = drawn_deck(int(rng.integers(DRAWN_STYLES)))
+    # a deck without jokers (most KDE decks) plays with a drawn deck's
+    jokers = None if deck.has_jokers else drawn_deck(int(rng.integers(DRAWN_STYLES)))
     idx_frac = deck.index_box[3] - deck.index_box[1]
     card_h_img = index_px / idx_frac
     height = int(np.clip(card_h_img * CANVAS_OVERSAMPLE, 48 * detail, 300 * detail))
-    return CardKit(deck, height), card_h_img / height
+    return CardKit(deck, height, jokers=jokers), card_h_img / height
 
 
 def render_scene(
@@ -109,6 +118,7 @@ def render_scene(
     size: tuple[int, int] = (1280, 960),
     decks: tuple[DeckSource, ...] | None = None,
     framing: int | None = None,
+    drawn: float = DRAWN_SHARE,
 ) -> Scene:
     """Render one scene; the same seed gives the same scene.
 
@@ -116,7 +126,8 @@ def render_scene(
     would and renders it at ``size``: the pieces, the lens and motion blur and the smallest
     labelled piece are ``detail`` = size / framing times as many pixels (``size`` 4032 with
     ``framing`` 1280: a 1280 px scene as a 12 MP phone takes it). The sensor noise and JPEG
-    quality stay per pixel, as a finer sensor's would."""
+    quality stay per pixel, as a finer sensor's would. ``drawn``: the share of card scenes dealt
+    from a drawn deck rather than from ``decks`` (:data:`DRAWN_SHARE`)."""
     detail = max(size) / (framing or max(size))
     rng = np.random.default_rng(seed)
     if kind is SceneKind.MIXED:
@@ -133,9 +144,11 @@ def render_scene(
     style: dict[str, Any] = {"what": what}
     if what in ("cards", "both"):
         assert decks is not None
-        kit, scale = _card_kit(rng, decks, index_px, detail)
+        kit, scale = _card_kit(rng, decks, index_px, detail, drawn)
         piece_h = float(kit.size[1])
         style["deck"] = kit.deck.key
+        if kit.jokers is not None:
+            style["jokers"] = kit.jokers.key
         if rng.random() < 0.2:
             fans_table(b, kit)
             style["layout"] = "fans"

@@ -29,7 +29,7 @@ import numpy as np
 
 from datasets.card_art import DeckSource, require_art
 from datasets.contact_sheet import contact_sheet, draw_labels
-from datasets.scene import Scene, SceneKind, render_scene
+from datasets.scene import DRAWN_SHARE, Scene, SceneKind, render_scene
 from vision.classes import PIECES, ClassScheme, face_name
 
 CROP_SIZE = 64
@@ -46,6 +46,7 @@ class SynthJob:
     crops: bool
     decks: tuple[DeckSource, ...] | None
     framing: int | None = None
+    drawn: float = DRAWN_SHARE
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,9 @@ def _decoded(jpeg: np.ndarray, what: str) -> np.ndarray:
 
 
 def render_one(job: SynthJob, out: Path, index: int) -> WrittenImage:
-    scene = render_scene(image_seed(job.seed, index), job.kind, job.size, job.decks, job.framing)
+    scene = render_scene(
+        image_seed(job.seed, index), job.kind, job.size, job.decks, job.framing, job.drawn
+    )
     name = f"{index:06d}"
     split = split_of(index)
     ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
@@ -204,16 +207,18 @@ def generate(
     progress: bool = True,
     decks: tuple[DeckSource, ...] | None = None,
     framing: int | None = None,
+    drawn: float = DRAWN_SHARE,
 ) -> list[WrittenImage]:
     """Render ``count`` images into ``out``; returns what was written, in index order.
 
     ``decks`` limits the card decks used (default: every installed deck); ``framing`` frames
     each scene as a photo of that long side would and renders it at ``size`` (see
-    :func:`datasets.scene.render_scene`).
+    :func:`datasets.scene.render_scene`); ``drawn`` is the share of card scenes dealt from a
+    drawn deck instead.
     """
     if decks is None and kind is not SceneKind.TILES:
         decks = require_art()
-    job = SynthJob(kind, seed, size, scheme, crops, decks, framing)
+    job = SynthJob(kind, seed, size, scheme, crops, decks, framing, drawn)
     prepare(out, scheme)
     results: list[WrittenImage] = []
     for done in _run(job, out, count, workers):

@@ -66,6 +66,15 @@ def test_unpacking_fills_the_face_cache_and_adds_only_the_fonts_missing_there(
     assert sorted(p.name for p in fonts.iterdir()) == ["Missing-Bold.ttf"]
 
 
+def test_a_faces_tarball_of_an_older_face_cache_is_made_again(tmp_path: Path) -> None:
+    atlases = tmp_path / "faces.tar.xz"
+    assert not gpu._faces_current(atlases, 5)
+    with tarfile.open(atlases, "w:xz") as tar:
+        _add(tar, "v4/gnome-paris.json", b'{"ok": false}')
+    assert not gpu._faces_current(atlases, 5)  # session 30 renders the KDE decks anew (v5)
+    assert gpu._faces_current(atlases, 4)
+
+
 def _scenes(root: Path, name: str) -> Path:
     """A set of one 1280x960 training photo with a tile whole inside its top-left crop."""
     for part in ("images", "labels"):
@@ -106,11 +115,12 @@ def test_the_scenes_made_there_share_no_seed_with_the_sets_here() -> None:
         DEVELOPMENT,
         PHONE_DEVELOPMENT,
         PHONE_HELD_OUT,
+        UNSEEN_DECKS,
         generated_sets,
     )
 
     here = {s[3] for s in (*generated_sets(700, 300), *DEVELOPMENT, *PHONE_HELD_OUT)}
-    here |= {s[3] for s in PHONE_DEVELOPMENT}
+    here |= {s[3] for s in (*PHONE_DEVELOPMENT, *UNSEEN_DECKS)}
     there: list[int] = []
     for round_ in range(10):  # each round's scenes are new, and none is a set's here
         cards, tiles = gpu.round_seeds(round_)

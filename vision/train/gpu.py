@@ -178,13 +178,14 @@ def pack(args: argparse.Namespace) -> None:
             check=True,
         )  # fmt: skip
     atlases = BUNDLE / "faces.tar.xz"
-    if not atlases.exists():
+    if not _faces_current(atlases, CACHE_VERSION):
         for deck in require_art():
             load_deck(deck)  # rendered into the face cache if it is not there yet
         folder = cache_dir() / f"v{CACHE_VERSION}"
         with tarfile.open(atlases, "w:xz", preset=6) as tar:
             for path in sorted(folder.iterdir()):
-                if path.suffix in (".npy", ".json"):
+                # the training decks only: never the held-out ones (datasets/decks)
+                if path.suffix in (".npy", ".json") and path.name.startswith(("gnome-", "kde-")):
                     tar.add(path, arcname=f"v{CACHE_VERSION}/{path.name}")
     fonts = BUNDLE / "fonts.tar"
     if not fonts.exists():
@@ -234,6 +235,16 @@ def _classifier_sets() -> list[Path]:
     if not all(p.exists() for p in negatives):
         build_negatives()
     return [*carried, *negatives]
+
+
+def _faces_current(atlases: Path, version: int) -> bool:
+    """Whether ``atlases`` (a faces tarball of an earlier ``pack``) holds the face cache's
+    current version: one of an older cache would leave the machine there with no deck."""
+    if not atlases.exists():
+        return False
+    with tarfile.open(atlases) as tar:
+        first = tar.next()
+    return first is not None and first.name.startswith(f"v{version}/")
 
 
 def _unpack() -> None:

@@ -1,0 +1,144 @@
+"""The held-out decks (datasets/decks) and the KDE decks rendered at one zoom (session 30)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets import card_art, cli
+from datasets.card_art import (
+    JOKER_CELLS,
+    DeckSource,
+    available_decks,
+    cached_decks,
+    held_out_decks,
+    load_deck,
+)
+from datasets.scene import SceneKind, render_scene
+
+needs_rsvg = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
+
+
+@pytest.fixture
+def own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("MELDCAM_CACHE", str(tmp_path / "cache"))
+    load_deck.cache_clear()
+    yield card_art.cache_dir()
+    load_deck.cache_clear()
+
+
+def test_the_held_out_decks_are_never_a_training_deck() -> None:
+    held = {d.key for d in held_out_decks()}
+    assert held == {"held-out/kennard", "held-out/responsive"}
+    assert not held & {d.key for d in available_decks()}
+    assert not held & {d.key for d in cached_decks()}
+
+
+@needs_rsvg
+def test_each_held_out_deck_renders_whole(own_cache: Path) -> None:
+    for source in held_out_decks():
+        deck = load_deck(source)
+        assert deck is not None, source.key
+        w, h = deck.cell
+        assert 0.65 < w / h < 0.76  # a poker card's shape
+        x0, y0, x1, y1 = deck.index_box
+        assert x0 < 0.05 and y0 < 0.05 and 0.1 < x1 < 0.2 and 0.15 < y1 < 0.3, deck.index_box
+        assert deck.has_jokers
+        faces = [deck.face(r, c) for r in range(4) for c in range(13)]
+        assert all(f[:, :, 3].mean() > 200 for f in faces)  # every face drawn, opaque
+        # 52 different faces, not one file read 52 times
+        assert len({f.tobytes() for f in faces}) == 52
+        assert not np.array_equal(deck.face(*JOKER_CELLS[0]), faces[0])
+    # rendered once: the cache answers the second time
+    assert sorted(p.name for p in own_cache.glob("v*/held-out-*.json")) == [
+        "held-out-kennard.json",
+        "held-out-responsive.json",
+    ]
+    # the cache's own loader (a machine with no Debian decks) never offers them for training
+    assert not {d.key for d in cached_decks()} & {d.key for d in held_out_decks()}
+
+
+@needs_rsvg
+def test_a_folder_deck_missing_a_card_is_refused(own_cache: Path, tmp_path: Path) -> None:
+    kennard = next(d for d in held_out_decks() if d.name == "kennard")
+    folder = tmp_path / "short"
+    shutil.copytree(kennard.path, folder)
+    (folder / "QH.svgz").unlink()
+    assert load_deck(DeckSource("held-out", "short", folder, 1.0)) is None
+    meta = own_cache / f"v{card_art.CACHE_VERSION}" / "held-out-short.json"
+    assert json.loads(meta.read_text())["ok"] is False
+
+
+def _kde_like_deck(path: Path) -> None:
+    """An SVG laid out as the KDE decks are: one element per card, by id, none for the jokers;
+    each element holds an invisible part above its card, of a height that differs from card
+    to card, as in most KDE decks (which rsvg-convert -h fitted to one height each, drawing
+    their cards at many sizes: svg-penguins' from 62 to 539 px tall)."""
+    ranks = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+    parts = []
+    for si, suit in enumerate(("club", "diamond", "heart", "spade")):
+        colour = "#c00" if suit in ("diamond", "heart") else "#000"
+        for ri, rank in enumerate(ranks):
+            x, y, extra = ri * 130, si * 200 + 40, 10 + 7 * ri + 5 * si
+            parts.append(
+                f'<g id="{rank}_{suit}"><rect x="{x}" y="{y - extra}" width="100"'
+                f' height="{extra}" fill="none"/><rect x="{x}" y="{y}" width="100" height="140"'
+                f' rx="6" fill="#fff" stroke="#333"/><rect x="{x + 6}" y="{y + 6}"'
+                f' width="{4 + ri}" height="14" fill="{colour}"/><circle cx="{x + 10}"'
+                f' cy="{y + 28}" r="{3 + si}" fill="{colour}"/><circle cx="{x + 50}"'
+                f' cy="{y + 70}" r="18" fill="{colour}"/></g>'
+            )
+    parts.append('<g id="back"><rect y="900" width="100" height="140" rx="6" fill="#248"/></g>')
+    path.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="1700" height="1100">'
+        + "".join(parts)
+        + "</svg>"
+    )
+
+
+@needs_rsvg
+def test_a_kde_deck_whose_elements_differ_in_size_renders_and_borrows_jokers(
+    own_cache: Path, tmp_path: Path
+) -> None:
+    svg = tmp_path / "svg-test" / "test.svg"
+    svg.parent.mkdir()
+    _kde_like_deck(svg)
+    source = DeckSource("kde", "svg-test", svg, 1.0)
+    deck = load_deck(source)
+    assert deck is not None
+    assert not deck.has_jokers
+    w, h = deck.cell
+    assert abs(w / h - 100 / 140) < 0.02
+    ink = [deck.face(r, c)[:, :, 3] > 40 for r in range(4) for c in range(13)]
+    # every card fills its cell: none drawn small in a corner of it
+    assert min(m.mean() for m in ink) > 0.97
+    # its index found where the cards draw it (x 6-22 of 100, y 6-31 of 140), padded
+    x0, y0, x1, y1 = deck.index_box
+    assert 0.02 < x0 < 0.07 and 0.02 < y0 < 0.05 and 0.15 < x1 < 0.25 and 0.2 < y1 < 0.26
+    jokers_seen = 0
+    for seed in range(6):
+        scene = render_scene(seed, SceneKind.CARDS, (640, 480), decks=(source,), drawn=0.0)
+        assert scene.truth["style"]["deck"] == "kde/svg-test"
+        assert scene.truth["style"]["jokers"].startswith("drawn/")
+        jokers_seen += sum(p["code"] == "JK" for p in scene.truth["pieces"])
+    assert jokers_seen > 0
+
+
+@needs_rsvg
+def test_synth_deals_the_held_out_decks_alone(own_cache: Path, tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    cli.add_synth_parser(parser.add_subparsers(dest="command"))
+    out = tmp_path / "held"
+    args = parser.parse_args(
+        ["synth", "--kind", "cards", "--decks", "held-out", "--count", "6", "--size", "480",
+         "--workers", "1", "--out", str(out)]
+    )  # fmt: skip
+    assert args.func(args) == cli.EXIT_OK
+    decks = {json.loads(p.read_text())["style"]["deck"] for p in (out / "truth").glob("*.json")}
+    # no drawn deck, no installed one: only what no model trains on
+    assert decks and decks <= {"held-out/kennard", "held-out/responsive"}
