@@ -25,6 +25,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -356,16 +357,7 @@ def _render_kde(source: DeckSource) -> np.ndarray | None:
                 if img is None:
                     return None
                 faces[(ATLAS_ROW[suit], col)] = img
-        black = render("black_joker", zoom)
-        red = render("red_joker", zoom)
-        single = render("joker", zoom) if black is None or red is None else None
-        pair = (black if black is not None else single, red if red is not None else single)
-        for cell, img in zip(JOKER_CELLS, pair, strict=True):
-            if img is not None:
-                faces[cell] = img
-        back = render("back", zoom)
-        if back is not None:
-            faces[BACK_CELL] = back
+        _add_jokers_and_back(faces, lambda name: render(name, zoom), "black_joker", "red_joker")
     sizes = np.array([f.shape[:2] for k, f in faces.items() if k[0] < 4], dtype=float)
     median = np.median(sizes, axis=0)
     if np.any(np.abs(sizes - median) > 0.03 * median + 2) or not 0.55 < median[1] / median[0] < 0.8:
@@ -393,16 +385,29 @@ def _render_folder(source: DeckSource) -> np.ndarray | None:
                 if img is None:
                     return None
                 faces[(ATLAS_ROW[suit], col)] = img
-        single = render("JK")
-        for cell, stem in zip(JOKER_CELLS, ("JK-black", "JK-red"), strict=True):
-            joker = render(stem)
-            joker = single if joker is None else joker
-            if joker is not None:
-                faces[cell] = joker
-        back = render("back")
-        if back is not None:
-            faces[BACK_CELL] = back
+        _add_jokers_and_back(faces, render, "JK-black", "JK-red", "JK")
     return _assemble(faces)
+
+
+def _add_jokers_and_back(
+    faces: dict[tuple[int, int], np.ndarray],
+    render: Callable[[str], np.ndarray | None],
+    black: str,
+    red: str,
+    single: str = "joker",
+) -> None:
+    """Into ``faces``: the deck's jokers (its ``black`` and ``red`` ones, or its ``single`` one
+    for both) and its ``back``, those it has."""
+    pair = [render(black), render(red)]
+    if any(img is None for img in pair):
+        lone = render(single)
+        pair = [lone if img is None else img for img in pair]
+    for cell, img in zip(JOKER_CELLS, pair, strict=True):
+        if img is not None:
+            faces[cell] = img
+    back = render("back")
+    if back is not None:
+        faces[BACK_CELL] = back
 
 
 def _trim(face: np.ndarray) -> np.ndarray:
