@@ -34,9 +34,9 @@ def add_synth_parser(subparsers: Any) -> argparse.ArgumentParser:
         " takes it; default: --size)",
     )  # fmt: skip
     p.add_argument(
-        "--decks", choices=("installed", "held-out"), default="installed",
-        help="installed: the Debian decks and drawn ones (what the models train on); held-out:"
-        " only the decks of datasets/decks, which no model trains on",
+        "--art", choices=("trained", "held-out"), default="trained",
+        help="trained: the card decks and tile styles the models train on; held-out: only the"
+        " card decks of datasets/decks and the tile styles in the fonts that no model trains on",
     )  # fmt: skip
     p.add_argument("--workers", type=int, default=2, help="processes (results do not depend on it)")
     p.add_argument("--scheme", choices=("pieces", "coarse"), default="pieces")
@@ -62,7 +62,9 @@ def add_import_real_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_synth(args: argparse.Namespace) -> int:
     from datasets.card_art import MissingArtError, held_out_decks
+    from datasets.fonts import MissingFontError, held_out_fonts
     from datasets.scene import DRAWN_SHARE, SceneKind
+    from datasets.tiles import HELD_OUT_TILE_STYLES, TRAINED_TILE_STYLES
     from datasets.writer import generate
     from vision.classes import scheme
 
@@ -73,12 +75,18 @@ def run_synth(args: argparse.Namespace) -> int:
         )
         return EXIT_BAD_INPUT
     size = (args.size, round(args.size * 3 / 4))
-    decks, drawn = None, DRAWN_SHARE
-    if args.decks == "held-out":
-        decks, drawn = held_out_decks(), 0.0
+    decks, drawn, tile_styles = None, DRAWN_SHARE, TRAINED_TILE_STYLES
+    if args.art == "held-out":
+        decks, drawn, tile_styles = held_out_decks(), 0.0, HELD_OUT_TILE_STYLES
         if not decks:
             print("meldcam synth: no held-out decks under datasets/decks", file=sys.stderr)
             return EXIT_MISSING_ART
+        if args.kind != "cards":
+            try:
+                held_out_fonts()
+            except MissingFontError as err:
+                print(f"meldcam synth: {err}", file=sys.stderr)
+                return EXIT_MISSING_ART
     start = time.perf_counter()
     try:
         results = generate(
@@ -93,8 +101,9 @@ def run_synth(args: argparse.Namespace) -> int:
             framing=args.framing,
             decks=decks,
             drawn=drawn,
+            tile_styles=tile_styles,
         )
-    except MissingArtError as err:
+    except (MissingArtError, MissingFontError) as err:
         print(f"meldcam synth: {err}", file=sys.stderr)
         return EXIT_MISSING_ART
     took = time.perf_counter() - start

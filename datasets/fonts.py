@@ -26,6 +26,9 @@ _WANTED = (
     "FreeSerifBold.ttf",
     "ComicNeue-Bold.otf",
 )
+HELD_OUT_FONTS = ("Lato-Black.ttf", "Roboto-Bold.ttf")
+"""Faces no model trains on (session 30; Debian ``fonts-lato`` and ``fonts-roboto-unhinted``, both
+installed by ``make apt``): the held-out tile styles draw their numbers in them alone."""
 BOLD_HINTS = ("Bold",)
 PIP_FONT = "DejaVuSans.ttf"
 HANDWRITING = ("ComicNeue-Regular.otf", "ComicNeue-Bold.otf", "DejaVuSans-Oblique.ttf")
@@ -54,6 +57,17 @@ def index_fonts() -> tuple[str, ...]:
     if not names:
         raise MissingFontError(
             "no usable font: install fonts-dejavu-core (`make apt`, or apt-get install it)"
+        )
+    return names
+
+
+def held_out_fonts() -> tuple[str, ...]:
+    """The installed :data:`HELD_OUT_FONTS`, or :class:`MissingFontError` saying what to install."""
+    names = tuple(n for n in HELD_OUT_FONTS if n in font_files())
+    if not names:
+        raise MissingFontError(
+            "the held-out tile fonts are missing: install fonts-lato and fonts-roboto-unhinted"
+            " (`make apt`, or apt-get install them)"
         )
     return names
 

@@ -9,6 +9,7 @@ photo, and it is at least ``MIN_LABEL_PX`` tall in the photo.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -34,7 +35,7 @@ from datasets.kit import Builder, CardKit, TileKit
 from datasets.layout_cards import burraco_table, fans_table
 from datasets.layout_tiles import lay_loose, tile_table
 from datasets.melds import Supply
-from datasets.tiles import TILE_STYLES, tile_set
+from datasets.tiles import TRAINED_TILE_STYLES, tile_set
 from vision.classes import Face, PieceKind
 
 READABLE_FRACTION = 0.85
@@ -119,6 +120,7 @@ def render_scene(
     decks: tuple[DeckSource, ...] | None = None,
     framing: int | None = None,
     drawn: float = DRAWN_SHARE,
+    tile_styles: Sequence[int] = TRAINED_TILE_STYLES,
 ) -> Scene:
     """Render one scene; the same seed gives the same scene.
 
@@ -127,7 +129,8 @@ def render_scene(
     labelled piece are ``detail`` = size / framing times as many pixels (``size`` 4032 with
     ``framing`` 1280: a 1280 px scene as a 12 MP phone takes it). The sensor noise and JPEG
     quality stay per pixel, as a finer sensor's would. ``drawn``: the share of card scenes dealt
-    from a drawn deck rather than from ``decks`` (:data:`DRAWN_SHARE`)."""
+    from a drawn deck rather than from ``decks`` (:data:`DRAWN_SHARE`); ``tile_styles``: the tile
+    styles drawn from (:data:`datasets.tiles.HELD_OUT_TILE_STYLES` for tiles no model trains on)."""
     detail = max(size) / (framing or max(size))
     rng = np.random.default_rng(seed)
     if kind is SceneKind.MIXED:
@@ -157,7 +160,8 @@ def render_scene(
             style["layout"] = "burraco"
         if what == "both":
             tkit = TileKit(
-                tile_set(int(rng.integers(TILE_STYLES))), max(int(20 * detail), int(piece_h * 0.42))
+                tile_set(tile_styles[int(rng.integers(len(tile_styles)))]),
+                max(int(20 * detail), int(piece_h * 0.42)),
             )
             lay_loose(b, tkit, Supply(PieceKind.TILE, 2), int(rng.integers(3, 10)), 4 * piece_h)
             style["tiles"] = tkit.tiles.style
@@ -165,7 +169,7 @@ def render_scene(
         tile_h_img = index_px / 0.42
         th = int(np.clip(tile_h_img * CANVAS_OVERSAMPLE, 32 * detail, 160 * detail))
         scale = tile_h_img / th
-        tkit = TileKit(tile_set(int(rng.integers(TILE_STYLES))), th)
+        tkit = TileKit(tile_set(tile_styles[int(rng.integers(len(tile_styles)))]), th)
         piece_h = float(th)
         tile_table(b, tkit)
         style["tiles"] = tkit.tiles.style

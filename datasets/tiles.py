@@ -15,12 +15,17 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from datasets.fonts import PIP_FONT, font, index_fonts, is_bold
+from datasets.fonts import PIP_FONT, font, held_out_fonts, index_fonts, is_bold
 from scorer.pieces import Colour
 from vision.classes import COLOURS, NUMBERS
 
 TILE_H = 160
 TILE_STYLES = 24
+TRAINED_TILE_STYLES = tuple(range(TILE_STYLES))
+HELD_OUT_TILE_STYLES = tuple(range(1000, 1024))
+"""Styles that no model trains on (session 30): drawn as the others are, their numbers in the
+fonts of :data:`datasets.fonts.HELD_OUT_FONTS` alone. The training sets draw
+:data:`TRAINED_TILE_STYLES`."""
 
 _PALETTES: tuple[dict[Colour, tuple[int, int, int]], ...] = (
     {Colour.BLACK: (25, 25, 30), Colour.RED: (205, 30, 40), Colour.BLUE: (25, 85, 190),
@@ -50,10 +55,13 @@ class TileSet:
         return w, h
 
 
-@lru_cache(maxsize=TILE_STYLES)
+@lru_cache(maxsize=2 * TILE_STYLES)
 def tile_set(style: int) -> TileSet:
     rng = np.random.default_rng([104729, style])
-    fonts = [f for f in index_fonts() if is_bold(f)] or list(index_fonts())
+    if style in HELD_OUT_TILE_STYLES:
+        fonts = list(held_out_fonts())
+    else:
+        fonts = [f for f in index_fonts() if is_bold(f)] or list(index_fonts())
     fname = fonts[style % len(fonts)]
     h = TILE_H
     w = int(h * rng.uniform(0.7, 0.78))

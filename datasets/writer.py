@@ -30,6 +30,7 @@ import numpy as np
 from datasets.card_art import DeckSource, require_art
 from datasets.contact_sheet import contact_sheet, draw_labels
 from datasets.scene import DRAWN_SHARE, Scene, SceneKind, render_scene
+from datasets.tiles import TRAINED_TILE_STYLES
 from vision.classes import PIECES, ClassScheme, face_name
 
 CROP_SIZE = 64
@@ -47,6 +48,7 @@ class SynthJob:
     decks: tuple[DeckSource, ...] | None
     framing: int | None = None
     drawn: float = DRAWN_SHARE
+    tile_styles: tuple[int, ...] = TRAINED_TILE_STYLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +130,13 @@ def _decoded(jpeg: np.ndarray, what: str) -> np.ndarray:
 
 def render_one(job: SynthJob, out: Path, index: int) -> WrittenImage:
     scene = render_scene(
-        image_seed(job.seed, index), job.kind, job.size, job.decks, job.framing, job.drawn
+        image_seed(job.seed, index),
+        job.kind,
+        job.size,
+        job.decks,
+        job.framing,
+        job.drawn,
+        job.tile_styles,
     )
     name = f"{index:06d}"
     split = split_of(index)
@@ -208,17 +216,18 @@ def generate(
     decks: tuple[DeckSource, ...] | None = None,
     framing: int | None = None,
     drawn: float = DRAWN_SHARE,
+    tile_styles: tuple[int, ...] = TRAINED_TILE_STYLES,
 ) -> list[WrittenImage]:
     """Render ``count`` images into ``out``; returns what was written, in index order.
 
     ``decks`` limits the card decks used (default: every installed deck); ``framing`` frames
     each scene as a photo of that long side would and renders it at ``size`` (see
     :func:`datasets.scene.render_scene`); ``drawn`` is the share of card scenes dealt from a
-    drawn deck instead.
+    drawn deck instead; ``tile_styles`` the tile styles drawn from.
     """
     if decks is None and kind is not SceneKind.TILES:
         decks = require_art()
-    job = SynthJob(kind, seed, size, scheme, crops, decks, framing, drawn)
+    job = SynthJob(kind, seed, size, scheme, crops, decks, framing, drawn, tile_styles)
     prepare(out, scheme)
     results: list[WrittenImage] = []
     for done in _run(job, out, count, workers):

@@ -115,12 +115,12 @@ def test_the_scenes_made_there_share_no_seed_with_the_sets_here() -> None:
         DEVELOPMENT,
         PHONE_DEVELOPMENT,
         PHONE_HELD_OUT,
-        UNSEEN_DECKS,
+        UNSEEN_ART,
         generated_sets,
     )
 
     here = {s[3] for s in (*generated_sets(700, 300), *DEVELOPMENT, *PHONE_HELD_OUT)}
-    here |= {s[3] for s in (*PHONE_DEVELOPMENT, *UNSEEN_DECKS)}
+    here |= {s[3] for s in (*PHONE_DEVELOPMENT, *UNSEEN_ART)}
     there: list[int] = []
     for round_ in range(10):  # each round's scenes are new, and none is a set's here
         cards, tiles = gpu.round_seeds(round_)

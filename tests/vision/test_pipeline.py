@@ -12,9 +12,9 @@ from vision.train.pipeline import (
     HELD_OUT,
     PHONE_DEVELOPMENT,
     PHONE_HELD_OUT,
-    PHONE_UNSEEN_DECKS,
+    PHONE_UNSEEN_ART,
     SYNTHETIC,
-    UNSEEN_DECKS,
+    UNSEEN_ART,
     generated_sets,
     parse_phase,
     phase_suffix,
@@ -43,12 +43,12 @@ def test_the_development_scenes_are_neither_trained_on_nor_held_out() -> None:
     assert [s[1:] for s in PHONE_DEVELOPMENT] == [s[1:] for s in DEVELOPMENT]
 
 
-def test_the_unseen_deck_tables_are_new_tables() -> None:
+def test_the_unseen_art_tables_are_new_tables() -> None:
     sets = (*generated_sets(700, 300), *DEVELOPMENT, *PHONE_HELD_OUT, *PHONE_DEVELOPMENT)
-    assert {s[3] for s in UNSEEN_DECKS}.isdisjoint(s[3] for s in sets)
-    assert {s[0] for s in (*UNSEEN_DECKS, *PHONE_UNSEEN_DECKS)}.isdisjoint(s[0] for s in sets)
-    assert {s[1] for s in UNSEEN_DECKS} == {"cards"}
-    assert [s[1:] for s in PHONE_UNSEEN_DECKS] == [s[1:] for s in UNSEEN_DECKS]
+    assert {s[3] for s in UNSEEN_ART}.isdisjoint(s[3] for s in sets)
+    assert {s[0] for s in (*UNSEEN_ART, *PHONE_UNSEEN_ART)}.isdisjoint(s[0] for s in sets)
+    assert {s[1] for s in UNSEEN_ART} == {"cards", "tiles"}  # a set of each kind
+    assert [s[1:] for s in PHONE_UNSEEN_ART] == [s[1:] for s in UNSEEN_ART]
 
 
 def test_a_plain_phase_has_no_options_and_keeps_its_run_name() -> None:

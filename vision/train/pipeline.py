@@ -62,10 +62,15 @@ PHONE_DEVELOPMENT = (("dev_cards_12mp", "cards", 200, 1313), ("dev_tiles_12mp", 
 tables since session 26)."""
 
 
-UNSEEN_DECKS = (("test_decks", "cards", 200, 1717),)
-"""Card tables dealt from the held-out decks alone (``datasets/decks``, made in session 30): card
-art that no model trains on, as a player's own deck is. Scored whole, as ``HELD_OUT``."""
-PHONE_UNSEEN_DECKS = (("test_decks_12mp", "cards", 200, 1717),)
+UNSEEN_ART = (("test_decks", "cards", 200, 1717), ("test_tile_fonts", "tiles", 200, 1919))
+"""Tables made in session 30 of art that no model trains on, as a player's own deck or tiles
+are (``meldcam synth --art held-out``): cards dealt from the held-out decks alone
+(``datasets/decks``), tiles numbered in the held-out fonts alone
+(``datasets.fonts.HELD_OUT_FONTS``). Scored whole, as ``HELD_OUT``."""
+PHONE_UNSEEN_ART = (
+    ("test_decks_12mp", "cards", 200, 1717),
+    ("test_tile_fonts_12mp", "tiles", 200, 1919),
+)
 """The same tables as a 12 MP phone takes them (as ``PHONE_HELD_OUT``)."""
 
 
@@ -85,12 +90,12 @@ def generate(cards: int, tiles: int, workers: int) -> None:
     """The synthetic scenes (pieces scheme), the held-out test scenes (also at 12 MP) and the
     real photos, once."""
     phone = ("--size", str(PHONE_SIZE), "--framing", str(PHONE_FRAMING))
-    held = ("--decks", "held-out")
+    held = ("--art", "held-out")
     for (name, kind, count, seed), extra in [
         *((s, ()) for s in (*generated_sets(cards, tiles), *DEVELOPMENT)),
         *((s, phone) for s in (*PHONE_HELD_OUT, *PHONE_DEVELOPMENT)),
-        *((s, held) for s in UNSEEN_DECKS),
-        *((s, (*phone, *held)) for s in PHONE_UNSEEN_DECKS),
+        *((s, held) for s in UNSEEN_ART),
+        *((s, (*phone, *held)) for s in PHONE_UNSEEN_ART),
     ]:
         out = DATA / name
         if not (out / "data.yaml").exists():
@@ -382,11 +387,12 @@ def evaluate_stage(cache: Path | None = None) -> dict[str, object]:
         f"synthetic_{kind}_test_12mp": (DATA / name, kind, "all", 0)
         for name, kind, _, _ in PHONE_HELD_OUT
     }
-    # held-out tables dealt from decks no model trains on (UNSEEN_DECKS), also at 12 MP
+    # held-out tables of art no model trains on (UNSEEN_ART), also at 12 MP
+    unseen = {"cards": "unseen_decks", "tiles": "unseen_fonts"}
     runs |= {
-        f"synthetic_cards_unseen_decks{suffix}": (DATA / name, "cards", "all", 0)
-        for suffix, sets in (("", UNSEEN_DECKS), ("_12mp", PHONE_UNSEEN_DECKS))
-        for name, _, _, _ in sets
+        f"synthetic_{kind}_{unseen[kind]}{suffix}": (DATA / name, kind, "all", 0)
+        for suffix, sets in (("", UNSEEN_ART), ("_12mp", PHONE_UNSEEN_ART))
+        for name, kind, _, _ in sets
     }
     # the scenes settings are chosen on (DEVELOPMENT)
     runs |= {

@@ -1,4 +1,5 @@
-"""The held-out decks (datasets/decks) and the KDE decks rendered at one zoom (session 30)."""
+"""Art no model trains on (session 30): the held-out decks (datasets/decks) and tile fonts; and
+the KDE decks rendered at one zoom."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets import card_art, cli
+from datasets import card_art, cli, fonts, tiles
 from datasets.card_art import (
     JOKER_CELLS,
     DeckSource,
@@ -20,6 +21,7 @@ from datasets.card_art import (
     load_deck,
 )
 from datasets.scene import SceneKind, render_scene
+from datasets.tiles import HELD_OUT_TILE_STYLES, TRAINED_TILE_STYLES
 
 needs_rsvg = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
 
@@ -135,10 +137,75 @@ def test_synth_deals_the_held_out_decks_alone(own_cache: Path, tmp_path: Path) -
     cli.add_synth_parser(parser.add_subparsers(dest="command"))
     out = tmp_path / "held"
     args = parser.parse_args(
-        ["synth", "--kind", "cards", "--decks", "held-out", "--count", "6", "--size", "480",
+        ["synth", "--kind", "cards", "--art", "held-out", "--count", "6", "--size", "480",
          "--workers", "1", "--out", str(out)]
     )  # fmt: skip
     assert args.func(args) == cli.EXIT_OK
     decks = {json.loads(p.read_text())["style"]["deck"] for p in (out / "truth").glob("*.json")}
     # no drawn deck, no installed one: only what no model trains on
     assert decks and decks <= {"held-out/kennard", "held-out/responsive"}
+
+
+needs_held_out_fonts = pytest.mark.skipif(
+    not set(fonts.HELD_OUT_FONTS) <= set(fonts.font_files()),
+    reason="fonts-lato / fonts-roboto-unhinted not installed (make apt)",
+)
+
+
+def _fonts_drawn(monkeypatch: pytest.MonkeyPatch, style: int) -> set[str]:
+    used: set[str] = set()
+    real_font = tiles.font
+
+    def spy(name: str, size: int) -> object:
+        used.add(name)
+        return real_font(name, size)
+
+    monkeypatch.setattr(tiles, "font", spy)
+    tiles.tile_set.cache_clear()
+    try:
+        tiles.tile_set(style)
+    finally:
+        tiles.tile_set.cache_clear()
+    return used - {fonts.PIP_FONT}  # the joker's star
+
+
+@needs_held_out_fonts
+def test_the_held_out_tile_styles_number_in_the_held_out_fonts_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert set(HELD_OUT_TILE_STYLES).isdisjoint(TRAINED_TILE_STYLES)
+    held = set().union(*(_fonts_drawn(monkeypatch, s) for s in HELD_OUT_TILE_STYLES[:2]))
+    assert held == set(fonts.HELD_OUT_FONTS)
+    trained = set().union(*(_fonts_drawn(monkeypatch, s) for s in TRAINED_TILE_STYLES))
+    assert trained and trained.isdisjoint(fonts.HELD_OUT_FONTS)
+    assert trained <= set(fonts.index_fonts())
+
+
+@needs_held_out_fonts
+def test_synth_draws_held_out_tiles(own_cache: Path, tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    cli.add_synth_parser(parser.add_subparsers(dest="command"))
+    out = tmp_path / "tiles"
+    args = parser.parse_args(
+        ["synth", "--kind", "tiles", "--art", "held-out", "--count", "4", "--size", "480",
+         "--workers", "1", "--out", str(out)]
+    )  # fmt: skip
+    assert args.func(args) == cli.EXIT_OK
+    styles = {json.loads(p.read_text())["style"]["tiles"] for p in (out / "truth").glob("*.json")}
+    assert styles and styles <= set(HELD_OUT_TILE_STYLES)
+
+
+def test_without_the_held_out_fonts_synth_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    have = {k: v for k, v in fonts.font_files().items() if k not in fonts.HELD_OUT_FONTS}
+    monkeypatch.setattr(fonts, "font_files", lambda: have)
+    parser = argparse.ArgumentParser()
+    cli.add_synth_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(
+        ["synth", "--kind", "tiles", "--art", "held-out", "--count", "1", "--out",
+         str(tmp_path / "none")]
+    )  # fmt: skip
+    assert args.func(args) == cli.EXIT_MISSING_ART
+    assert "fonts-lato" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()  # refused before anything is written
