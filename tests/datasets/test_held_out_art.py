@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +28,8 @@ needs_rsvg = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no
 
 
 @pytest.fixture
-def own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+def own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A face cache of the test's own (decks rendered into it, never into the user's)."""
     monkeypatch.setenv("MELDCAM_CACHE", str(tmp_path / "cache"))
     load_deck.cache_clear()
     yield card_art.cache_dir()
@@ -80,7 +82,7 @@ def _kde_like_deck(path: Path) -> None:
     """An SVG laid out as the KDE decks are: one element per card, by id, none for the jokers;
     each element holds an invisible part above its card, of a height that differs from card
     to card, as in most KDE decks (which rsvg-convert -h fitted to one height each, drawing
-    their cards at many sizes: svg-penguins' from 62 to 539 px tall)."""
+    their cards at many sizes: svg-penguins', fitted to 900 px, from 62 to 539 px tall)."""
     ranks = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
     parts = []
     for si, suit in enumerate(("club", "diamond", "heart", "spade")):
@@ -131,17 +133,21 @@ def test_a_kde_deck_whose_elements_differ_in_size_renders_and_borrows_jokers(
     assert jokers_seen > 0
 
 
-@needs_rsvg
-def test_synth_deals_the_held_out_decks_alone(own_cache: Path, tmp_path: Path) -> None:
+def _synth_held_out(out: Path, kind: str, count: int) -> list[dict[str, object]]:
+    """``meldcam synth --art held-out``'s scenes' styles (``truth/*.json``)."""
     parser = argparse.ArgumentParser()
     cli.add_synth_parser(parser.add_subparsers(dest="command"))
-    out = tmp_path / "held"
     args = parser.parse_args(
-        ["synth", "--kind", "cards", "--art", "held-out", "--count", "6", "--size", "480",
+        ["synth", "--kind", kind, "--art", "held-out", "--count", str(count), "--size", "480",
          "--workers", "1", "--out", str(out)]
     )  # fmt: skip
     assert args.func(args) == cli.EXIT_OK
-    decks = {json.loads(p.read_text())["style"]["deck"] for p in (out / "truth").glob("*.json")}
+    return [json.loads(p.read_text())["style"] for p in sorted((out / "truth").glob("*.json"))]
+
+
+@needs_rsvg
+def test_synth_deals_the_held_out_decks_alone(own_cache: Path, tmp_path: Path) -> None:
+    decks = {style["deck"] for style in _synth_held_out(tmp_path / "held", "cards", 6)}
     # no drawn deck, no installed one: only what no model trains on
     assert decks and decks <= {"held-out/kennard", "held-out/responsive"}
 
@@ -154,7 +160,7 @@ needs_held_out_fonts = pytest.mark.skipif(
 
 def _fonts_drawn(monkeypatch: pytest.MonkeyPatch, style: int) -> set[str]:
     used: set[str] = set()
-    real_font = tiles.font
+    real_font = fonts.font
 
     def spy(name: str, size: int) -> object:
         used.add(name)
@@ -183,15 +189,7 @@ def test_the_held_out_tile_styles_number_in_the_held_out_fonts_alone(
 
 @needs_held_out_fonts
 def test_synth_draws_held_out_tiles(own_cache: Path, tmp_path: Path) -> None:
-    parser = argparse.ArgumentParser()
-    cli.add_synth_parser(parser.add_subparsers(dest="command"))
-    out = tmp_path / "tiles"
-    args = parser.parse_args(
-        ["synth", "--kind", "tiles", "--art", "held-out", "--count", "4", "--size", "480",
-         "--workers", "1", "--out", str(out)]
-    )  # fmt: skip
-    assert args.func(args) == cli.EXIT_OK
-    styles = {json.loads(p.read_text())["style"]["tiles"] for p in (out / "truth").glob("*.json")}
+    styles = {style["tiles"] for style in _synth_held_out(tmp_path / "tiles", "tiles", 4)}
     assert styles and styles <= set(HELD_OUT_TILE_STYLES)
 
 
