@@ -104,6 +104,11 @@ class DeckSource:
     def key(self) -> str:
         return f"{self.family}/{self.name}"
 
+    @property
+    def stem(self) -> str:
+        """The name of its atlas (``.npy``) and measures (``.json``) in the face cache."""
+        return self.key.replace("/", "-")
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CardDeck:
@@ -209,8 +214,7 @@ def require_art() -> tuple[DeckSource, ...]:
 def load_deck(source: DeckSource) -> CardDeck | None:
     """The deck's faces, rendered on first use and cached on disk; None if it is unusable."""
     folder = cache_dir() / f"v{CACHE_VERSION}"
-    stem = source.key.replace("/", "-")
-    raw, meta_path = folder / f"{stem}.npy", folder / f"{stem}.json"
+    raw, meta_path = folder / f"{source.stem}.npy", folder / f"{source.stem}.json"
     if _cached_only(source):
         cached = json.loads(meta_path.read_text())
         return _deck_from(source.key, np.load(raw, mmap_mode="r"), cached) if cached["ok"] else None

@@ -179,13 +179,14 @@ def pack(args: argparse.Namespace) -> None:
         )  # fmt: skip
     atlases = BUNDLE / "faces.tar.xz"
     if not _faces_current(atlases, CACHE_VERSION):
-        for deck in require_art():
+        decks = require_art()  # the training decks: never the held-out ones (datasets/decks)
+        for deck in decks:
             load_deck(deck)  # rendered into the face cache if it is not there yet
+        stems = {deck.stem for deck in decks}
         folder = cache_dir() / f"v{CACHE_VERSION}"
         with tarfile.open(atlases, "w:xz", preset=6) as tar:
             for path in sorted(folder.iterdir()):
-                # the training decks only: never the held-out ones (datasets/decks)
-                if path.suffix in (".npy", ".json") and path.name.startswith(("gnome-", "kde-")):
+                if path.suffix in (".npy", ".json") and path.stem in stems:
                     tar.add(path, arcname=f"v{CACHE_VERSION}/{path.name}")
     fonts = BUNDLE / "fonts.tar"
     if not fonts.exists():
