@@ -14,6 +14,7 @@ from typing import Any
 EXIT_OK = 0
 EXIT_MISSING_ART = 3
 EXIT_BAD_INPUT = 2
+ART = ("classic", "wider", "held-out")
 
 
 def add_synth_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -34,9 +35,10 @@ def add_synth_parser(subparsers: Any) -> argparse.ArgumentParser:
         " takes it; default: --size)",
     )  # fmt: skip
     p.add_argument(
-        "--art", choices=("trained", "held-out"), default="trained",
-        help="trained: the card decks and tile styles the models train on; held-out: only the"
-        " card decks of datasets/decks and the tile styles in the fonts that no model trains on",
+        "--art", choices=ART, default="classic",
+        help="classic: the card decks and the tile styles every set drew until session 31;"
+        " wider: those and tile styles numbered in more fonts (new training scenes); held-out:"
+        " only the card decks of datasets/decks and the tile styles in fonts no model trains on",
     )  # fmt: skip
     p.add_argument("--workers", type=int, default=2, help="processes (results do not depend on it)")
     p.add_argument("--scheme", choices=("pieces", "coarse"), default="pieces")
@@ -62,9 +64,9 @@ def add_import_real_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_synth(args: argparse.Namespace) -> int:
     from datasets.card_art import MissingArtError, held_out_decks
-    from datasets.fonts import MissingFontError, held_out_fonts
+    from datasets.fonts import MissingFontError, held_out_fonts, wider_fonts
     from datasets.scene import DRAWN_SHARE, SceneKind
-    from datasets.tiles import HELD_OUT_TILE_STYLES, TRAINED_TILE_STYLES
+    from datasets.tiles import CLASSIC_TILE_STYLES, HELD_OUT_TILE_STYLES, TRAINED_TILE_STYLES
     from datasets.writer import generate
     from vision.classes import scheme
 
@@ -75,18 +77,20 @@ def run_synth(args: argparse.Namespace) -> int:
         )
         return EXIT_BAD_INPUT
     size = (args.size, round(args.size * 3 / 4))
-    decks, drawn, tile_styles = None, DRAWN_SHARE, TRAINED_TILE_STYLES
-    if args.art == "held-out":
+    decks, drawn, tile_styles = None, DRAWN_SHARE, CLASSIC_TILE_STYLES
+    if args.art == "wider":
+        tile_styles = TRAINED_TILE_STYLES
+    elif args.art == "held-out":
         decks, drawn, tile_styles = held_out_decks(), 0.0, HELD_OUT_TILE_STYLES
         if not decks:
             print("meldcam synth: no held-out decks under datasets/decks", file=sys.stderr)
             return EXIT_MISSING_ART
-        if args.kind != "cards":
-            try:
-                held_out_fonts()
-            except MissingFontError as err:
-                print(f"meldcam synth: {err}", file=sys.stderr)
-                return EXIT_MISSING_ART
+    if args.kind != "cards" and args.art != "classic":
+        try:  # refused before anything is written
+            (held_out_fonts if args.art == "held-out" else wider_fonts)()
+        except MissingFontError as err:
+            print(f"meldcam synth: {err}", file=sys.stderr)
+            return EXIT_MISSING_ART
     start = time.perf_counter()
     try:
         results = generate(

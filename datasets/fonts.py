@@ -1,4 +1,5 @@
-"""Fonts from Debian packages (DejaVu always; Liberation, FreeFont, Comic Neue when installed)."""
+"""Fonts from Debian packages (DejaVu always; Liberation, FreeFont, Comic Neue when installed;
+the wider tile fonts and the held-out ones from the packages ``make apt`` installs)."""
 
 from __future__ import annotations
 
@@ -26,9 +27,32 @@ _WANTED = (
     "FreeSerifBold.ttf",
     "ComicNeue-Bold.otf",
 )
+WIDER_FONTS = (
+    "OpenSans-Bold.ttf",
+    "Inter-Bold.otf",
+    "Cabin-Bold.otf",
+    "Cantarell-Bold.otf",
+    "LeagueSpartan-Bold.otf",
+    "ClearSans-Bold.ttf",
+    "Quicksand-Bold.ttf",
+)
+"""Faces that number the wider tile styles alone (session 31; ``datasets.tiles.WIDER_TILE_STYLES``,
+which only new training scenes draw): sans faces whose 1 carries a long flag, as the held-out
+Roboto's does and no face of :data:`_WANTED` does (the classifier read Roboto's 1 as a 7 in 53
+of 271 tiles), and whose 4s, 7s and 9s are drawn other ways."""
+WIDER_FONT_PACKAGES = (
+    "fonts-open-sans",
+    "fonts-inter",
+    "fonts-cabin",
+    "fonts-cantarell",
+    "fonts-league-spartan",
+    "fonts-clear-sans",
+    "fonts-quicksand",
+)
 HELD_OUT_FONTS = ("Lato-Black.ttf", "Roboto-Bold.ttf")
 """Faces no model trains on (session 30; Debian ``fonts-lato`` and ``fonts-roboto-unhinted``, both
 installed by ``make apt``): the held-out tile styles draw their numbers in them alone."""
+HELD_OUT_FONT_PACKAGES = ("fonts-lato", "fonts-roboto-unhinted")
 BOLD_HINTS = ("Bold",)
 PIP_FONT = "DejaVuSans.ttf"
 HANDWRITING = ("ComicNeue-Regular.otf", "ComicNeue-Bold.otf", "DejaVuSans-Oblique.ttf")
@@ -63,13 +87,28 @@ def index_fonts() -> tuple[str, ...]:
 
 def held_out_fonts() -> tuple[str, ...]:
     """The installed :data:`HELD_OUT_FONTS`, or :class:`MissingFontError` saying what to install."""
-    names = tuple(n for n in HELD_OUT_FONTS if n in font_files())
-    if not names:
+    return _installed(HELD_OUT_FONTS, HELD_OUT_FONT_PACKAGES, "held-out")
+
+
+def wider_fonts() -> tuple[str, ...]:
+    """:data:`WIDER_FONTS`, or :class:`MissingFontError` saying what to install. All of them or
+    none: a scene's style numbers in ``WIDER_FONTS[style % 7]``, so one font missing would deal
+    other tiles from the same seed."""
+    return _installed(WIDER_FONTS, WIDER_FONT_PACKAGES, "wider", whole=True)
+
+
+def _installed(
+    names: tuple[str, ...], packages: tuple[str, ...], what: str, whole: bool = False
+) -> tuple[str, ...]:
+    files = font_files()
+    found = tuple(n for n in names if n in files)
+    if not found or (whole and len(found) < len(names)):
+        missing = ", ".join(n for n in names if n not in files)
         raise MissingFontError(
-            "the held-out tile fonts are missing: install fonts-lato and fonts-roboto-unhinted"
+            f"the {what} tile fonts are missing ({missing}): install {' '.join(packages)}"
             " (`make apt`, or apt-get install them)"
         )
-    return names
+    return found
 
 
 def is_bold(name: str) -> bool:

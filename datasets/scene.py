@@ -35,7 +35,7 @@ from datasets.kit import Builder, CardKit, TileKit
 from datasets.layout_cards import burraco_table, fans_table
 from datasets.layout_tiles import lay_loose, tile_table
 from datasets.melds import Supply
-from datasets.tiles import TRAINED_TILE_STYLES, tile_set
+from datasets.tiles import CLASSIC_TILE_STYLES, tile_set
 from vision.classes import Face, PieceKind
 
 READABLE_FRACTION = 0.85
@@ -120,7 +120,7 @@ def render_scene(
     decks: tuple[DeckSource, ...] | None = None,
     framing: int | None = None,
     drawn: float = DRAWN_SHARE,
-    tile_styles: Sequence[int] = TRAINED_TILE_STYLES,
+    tile_styles: Sequence[int] = CLASSIC_TILE_STYLES,
 ) -> Scene:
     """Render one scene; the same seed gives the same scene.
 
@@ -130,7 +130,9 @@ def render_scene(
     ``framing`` 1280: a 1280 px scene as a 12 MP phone takes it). The sensor noise and JPEG
     quality stay per pixel, as a finer sensor's would. ``drawn``: the share of card scenes dealt
     from a drawn deck rather than from ``decks`` (:data:`DRAWN_SHARE`); ``tile_styles``: the tile
-    styles drawn from (:data:`datasets.tiles.HELD_OUT_TILE_STYLES` for tiles no model trains on)."""
+    styles drawn from (by default :data:`datasets.tiles.CLASSIC_TILE_STYLES`, as every set drew
+    until session 31; ``TRAINED_TILE_STYLES`` for new training scenes, ``HELD_OUT_TILE_STYLES``
+    for tiles no model trains on)."""
     detail = max(size) / (framing or max(size))
     rng = np.random.default_rng(seed)
     if kind is SceneKind.MIXED:

@@ -15,17 +15,25 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from datasets.fonts import PIP_FONT, font, held_out_fonts, index_fonts, is_bold
+from datasets.fonts import PIP_FONT, font, held_out_fonts, index_fonts, is_bold, wider_fonts
 from scorer.pieces import Colour
 from vision.classes import COLOURS, NUMBERS
 
 TILE_H = 160
 TILE_STYLES = 24
-TRAINED_TILE_STYLES = tuple(range(TILE_STYLES))
+CLASSIC_TILE_STYLES = tuple(range(TILE_STYLES))
+"""The styles every set drew until session 31, and still draws unless told otherwise (so a
+set made again from its seed is the same set): numbers in the bold faces of
+:func:`datasets.fonts.index_fonts`."""
+WIDER_TILE_STYLES = tuple(range(TILE_STYLES, 2 * TILE_STYLES))
+"""Styles drawn as the classic ones are, their numbers in :data:`datasets.fonts.WIDER_FONTS`
+alone (session 31): new training scenes draw them beside the classic ones
+(``meldcam synth --art wider``)."""
+TRAINED_TILE_STYLES = CLASSIC_TILE_STYLES + WIDER_TILE_STYLES
+"""Every style a model may train on."""
 HELD_OUT_TILE_STYLES = tuple(range(1000, 1024))
 """Styles that no model trains on (session 30): drawn as the others are, their numbers in the
-fonts of :data:`datasets.fonts.HELD_OUT_FONTS` alone. The training sets draw
-:data:`TRAINED_TILE_STYLES`."""
+fonts of :data:`datasets.fonts.HELD_OUT_FONTS` alone."""
 
 _PALETTES: tuple[dict[Colour, tuple[int, int, int]], ...] = (
     {Colour.BLACK: (25, 25, 30), Colour.RED: (205, 30, 40), Colour.BLUE: (25, 85, 190),
@@ -60,6 +68,8 @@ def tile_set(style: int) -> TileSet:
     rng = np.random.default_rng([104729, style])
     if style in HELD_OUT_TILE_STYLES:
         fonts = list(held_out_fonts())
+    elif style in WIDER_TILE_STYLES:
+        fonts = list(wider_fonts())
     else:
         fonts = [f for f in index_fonts() if is_bold(f)] or list(index_fonts())
     fname = fonts[style % len(fonts)]

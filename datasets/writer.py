@@ -30,7 +30,7 @@ import numpy as np
 from datasets.card_art import DeckSource, require_art
 from datasets.contact_sheet import contact_sheet, draw_labels
 from datasets.scene import DRAWN_SHARE, Scene, SceneKind, render_scene
-from datasets.tiles import TRAINED_TILE_STYLES
+from datasets.tiles import CLASSIC_TILE_STYLES
 from vision.classes import PIECES, ClassScheme, face_name
 
 CROP_SIZE = 64
@@ -48,7 +48,7 @@ class SynthJob:
     decks: tuple[DeckSource, ...] | None
     framing: int | None = None
     drawn: float = DRAWN_SHARE
-    tile_styles: tuple[int, ...] = TRAINED_TILE_STYLES
+    tile_styles: tuple[int, ...] = CLASSIC_TILE_STYLES
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +216,7 @@ def generate(
     decks: tuple[DeckSource, ...] | None = None,
     framing: int | None = None,
     drawn: float = DRAWN_SHARE,
-    tile_styles: tuple[int, ...] = TRAINED_TILE_STYLES,
+    tile_styles: tuple[int, ...] = CLASSIC_TILE_STYLES,
 ) -> list[WrittenImage]:
     """Render ``count`` images into ``out``; returns what was written, in index order.
 

@@ -1,5 +1,5 @@
-"""Art no model trains on (session 30): the held-out decks (datasets/decks) and tile fonts; and
-the KDE decks rendered at one zoom."""
+"""Art no model trains on (session 30): the held-out decks (datasets/decks) and tile fonts; the
+KDE decks rendered at one zoom; and the wider tile fonts new training scenes draw (session 31)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,12 @@ from datasets.card_art import (
     load_deck,
 )
 from datasets.scene import SceneKind, render_scene
-from datasets.tiles import HELD_OUT_TILE_STYLES, TRAINED_TILE_STYLES
+from datasets.tiles import (
+    CLASSIC_TILE_STYLES,
+    HELD_OUT_TILE_STYLES,
+    TRAINED_TILE_STYLES,
+    WIDER_TILE_STYLES,
+)
 
 needs_rsvg = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
 
@@ -133,12 +138,12 @@ def test_a_kde_deck_whose_elements_differ_in_size_renders_and_borrows_jokers(
     assert jokers_seen > 0
 
 
-def _synth_held_out(out: Path, kind: str, count: int) -> list[dict[str, object]]:
-    """``meldcam synth --art held-out``'s scenes' styles (``truth/*.json``)."""
+def _synth(out: Path, kind: str, count: int, art: str = "held-out") -> list[dict[str, object]]:
+    """``meldcam synth --art ART``'s scenes' styles (``truth/*.json``)."""
     parser = argparse.ArgumentParser()
     cli.add_synth_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(
-        ["synth", "--kind", kind, "--art", "held-out", "--count", str(count), "--size", "480",
+        ["synth", "--kind", kind, "--art", art, "--count", str(count), "--size", "480",
          "--workers", "1", "--out", str(out)]
     )  # fmt: skip
     assert args.func(args) == cli.EXIT_OK
@@ -147,7 +152,7 @@ def _synth_held_out(out: Path, kind: str, count: int) -> list[dict[str, object]]
 
 @needs_rsvg
 def test_synth_deals_the_held_out_decks_alone(own_cache: Path, tmp_path: Path) -> None:
-    decks = {style["deck"] for style in _synth_held_out(tmp_path / "held", "cards", 6)}
+    decks = {style["deck"] for style in _synth(tmp_path / "held", "cards", 6)}
     # no drawn deck, no installed one: only what no model trains on
     assert decks and decks <= {"held-out/kennard", "held-out/responsive"}
 
@@ -182,28 +187,70 @@ def test_the_held_out_tile_styles_number_in_the_held_out_fonts_alone(
     assert set(HELD_OUT_TILE_STYLES).isdisjoint(TRAINED_TILE_STYLES)
     held = set().union(*(_fonts_drawn(monkeypatch, s) for s in HELD_OUT_TILE_STYLES[:2]))
     assert held == set(fonts.HELD_OUT_FONTS)
-    trained = set().union(*(_fonts_drawn(monkeypatch, s) for s in TRAINED_TILE_STYLES))
-    assert trained and trained.isdisjoint(fonts.HELD_OUT_FONTS)
-    assert trained <= set(fonts.index_fonts())
+    classic = set().union(*(_fonts_drawn(monkeypatch, s) for s in CLASSIC_TILE_STYLES))
+    assert classic and classic.isdisjoint(fonts.HELD_OUT_FONTS)
+    assert classic <= set(fonts.index_fonts())
+
+
+needs_wider_fonts = pytest.mark.skipif(
+    not set(fonts.WIDER_FONTS) <= set(fonts.font_files()),
+    reason="the wider tile fonts are not installed (make apt)",
+)
+
+
+@needs_wider_fonts
+def test_the_wider_tile_styles_number_in_the_wider_fonts_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert set(WIDER_TILE_STYLES) <= set(TRAINED_TILE_STYLES)
+    assert set(WIDER_TILE_STYLES).isdisjoint(CLASSIC_TILE_STYLES)
+    wider = [_fonts_drawn(monkeypatch, s) for s in WIDER_TILE_STYLES]
+    assert all(len(f) == 1 for f in wider)  # one face a style
+    # every wider face is drawn, none held out and none a classic style draws
+    assert set().union(*wider) == set(fonts.WIDER_FONTS)
+    assert set(fonts.WIDER_FONTS).isdisjoint({*fonts.HELD_OUT_FONTS, *fonts.index_fonts()})
+
+
+@needs_wider_fonts
+def test_synth_draws_the_wider_styles_only_when_asked(own_cache: Path, tmp_path: Path) -> None:
+    wider = {style["tiles"] for style in _synth(tmp_path / "wider", "tiles", 12, "wider")}
+    assert wider & set(WIDER_TILE_STYLES) and wider & set(CLASSIC_TILE_STYLES)
+    # by default a seed deals the tiles it dealt before session 31
+    classic = {style["tiles"] for style in _synth(tmp_path / "classic", "tiles", 12, "classic")}
+    assert classic <= set(CLASSIC_TILE_STYLES)
 
 
 @needs_held_out_fonts
 def test_synth_draws_held_out_tiles(own_cache: Path, tmp_path: Path) -> None:
-    styles = {style["tiles"] for style in _synth_held_out(tmp_path / "tiles", "tiles", 4)}
+    styles = {style["tiles"] for style in _synth(tmp_path / "tiles", "tiles", 4)}
     assert styles and styles <= set(HELD_OUT_TILE_STYLES)
 
 
-def test_without_the_held_out_fonts_synth_says_what_to_install(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("art", "gone", "package"),
+    [
+        ("held-out", fonts.HELD_OUT_FONTS, "fonts-lato"),
+        # one wider face missing is refused too: the others would deal other tiles
+        ("wider", fonts.WIDER_FONTS[-1:], "fonts-quicksand"),
+    ],
+)
+def test_without_the_fonts_synth_says_what_to_install(
+    art: str,
+    gone: tuple[str, ...],
+    package: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    have = {k: v for k, v in fonts.font_files().items() if k not in fonts.HELD_OUT_FONTS}
+    have = {k: v for k, v in fonts.font_files().items() if k not in gone}
     monkeypatch.setattr(fonts, "font_files", lambda: have)
     parser = argparse.ArgumentParser()
     cli.add_synth_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(
-        ["synth", "--kind", "tiles", "--art", "held-out", "--count", "1", "--out",
+        ["synth", "--kind", "tiles", "--art", art, "--count", "1", "--out",
          str(tmp_path / "none")]
     )  # fmt: skip
     assert args.func(args) == cli.EXIT_MISSING_ART
-    assert "fonts-lato" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert package in err and gone[0] in err
     assert not (tmp_path / "none").exists()  # refused before anything is written

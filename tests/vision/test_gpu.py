@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.fonts import font_files
+from datasets.fonts import HELD_OUT_FONTS, WIDER_FONTS, font_files
 from vision.classes import PIECES
 from vision.train import gpu
 from vision.train.data import read_labels
@@ -73,6 +73,23 @@ def test_a_faces_tarball_of_an_older_face_cache_is_made_again(tmp_path: Path) ->
         _add(tar, "v4/gnome-paris.json", b'{"ok": false}')
     assert not gpu._faces_current(atlases, 5)  # session 30 renders the KDE decks anew (v5)
     assert gpu._faces_current(atlases, 4)
+
+
+@pytest.mark.skipif(
+    not set(WIDER_FONTS) <= set(font_files()), reason="the wider tile fonts are not installed"
+)
+def test_the_fonts_travel_with_the_wider_ones_and_never_the_held_out_ones(tmp_path: Path) -> None:
+    carried = {p.name for p in gpu._fonts()}
+    assert set(WIDER_FONTS) <= carried and carried.isdisjoint(HELD_OUT_FONTS)
+    fonts = tmp_path / "fonts.tar"
+    with tarfile.open(fonts, "w") as tar:  # packed before session 31: no wider font
+        for name in carried - set(WIDER_FONTS):
+            _add(tar, name, b"font bytes")
+    assert not gpu._fonts_current(fonts, gpu._fonts())
+    with tarfile.open(fonts, "a") as tar:
+        for name in WIDER_FONTS:
+            _add(tar, name, b"font bytes")
+    assert gpu._fonts_current(fonts, gpu._fonts())
 
 
 def _scenes(root: Path, name: str) -> Path:

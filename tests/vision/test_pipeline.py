@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from vision.train import pipeline
 from vision.train.pipeline import (
     DEVELOPMENT,
     HELD_OUT,
@@ -15,6 +16,7 @@ from vision.train.pipeline import (
     PHONE_UNSEEN_ART,
     SYNTHETIC,
     UNSEEN_ART,
+    WIDER,
     generated_sets,
     parse_phase,
     phase_suffix,
@@ -49,6 +51,25 @@ def test_the_unseen_art_tables_are_new_tables() -> None:
     assert {s[0] for s in (*UNSEEN_ART, *PHONE_UNSEEN_ART)}.isdisjoint(s[0] for s in sets)
     assert {s[1] for s in UNSEEN_ART} == {"cards", "tiles"}  # a set of each kind
     assert [s[1:] for s in PHONE_UNSEEN_ART] == [s[1:] for s in UNSEEN_ART]
+
+
+def test_each_set_is_made_of_its_own_art(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    made: dict[str, tuple[str, ...]] = {}
+
+    def synth(*args: str) -> None:
+        if args[0] == "synth":
+            made[Path(args[args.index("--out") + 1]).name] = args
+
+    monkeypatch.setattr(pipeline, "DATA", tmp_path)
+    monkeypatch.setattr(pipeline, "run_meldcam", synth)
+    pipeline.generate(7, 3, 1)
+    art = {name: args[args.index("--art") + 1] if "--art" in args else "classic"
+           for name, args in made.items()}  # fmt: skip
+    assert set(WIDER) <= set(SYNTHETIC) and all(art[n] == "wider" for n in WIDER)
+    # the sets made before session 31 are made as they were, so they are the same sets
+    assert {art[s[0]] for s in (*HELD_OUT, *DEVELOPMENT, *PHONE_DEVELOPMENT)} == {"classic"}
+    assert {art[n] for n in SYNTHETIC if n not in WIDER} == {"classic"}
+    assert {art[s[0]] for s in (*UNSEEN_ART, *PHONE_UNSEEN_ART)} == {"held-out"}
 
 
 def test_a_plain_phase_has_no_options_and_keeps_its_run_name() -> None:

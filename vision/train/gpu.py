@@ -156,12 +156,22 @@ python3 -m vision.train.gpu train --out "$OUT" {args} 2>&1 | tee "$OUT/gpu.log"
 
 
 def _fonts() -> list[Path]:
-    """Every font file the scene generator draws with here."""
-    from datasets.fonts import HANDWRITING, PIP_FONT, font_files, index_fonts
+    """Every font file the scene generator draws training scenes with here (never the held-out
+    ones: ``datasets.fonts.HELD_OUT_FONTS``)."""
+    from datasets.fonts import HANDWRITING, PIP_FONT, font_files, index_fonts, wider_fonts
 
     files = font_files()
-    names = dict.fromkeys((*index_fonts(), PIP_FONT, *HANDWRITING))
+    names = dict.fromkeys((*index_fonts(), *wider_fonts(), PIP_FONT, *HANDWRITING))
     return [files[n] for n in names if n in files]
+
+
+def _fonts_current(tar_path: Path, fonts: list[Path]) -> bool:
+    """Whether ``tar_path`` (a fonts tarball of an earlier ``pack``) holds every one of
+    ``fonts``: one packed before the wider fonts were drawn lacks them."""
+    if not tar_path.exists():
+        return False
+    with tarfile.open(tar_path) as tar:
+        return {p.name for p in fonts} <= set(tar.getnames())
 
 
 def pack(args: argparse.Namespace) -> None:
@@ -188,10 +198,10 @@ def pack(args: argparse.Namespace) -> None:
             for path in sorted(folder.iterdir()):
                 if path.suffix in (".npy", ".json") and path.stem in stems:
                     tar.add(path, arcname=f"v{CACHE_VERSION}/{path.name}")
-    fonts = BUNDLE / "fonts.tar"
-    if not fonts.exists():
+    fonts, font_paths = BUNDLE / "fonts.tar", _fonts()
+    if not _fonts_current(fonts, font_paths):
         with tarfile.open(fonts, "w") as tar:
-            for path in _fonts():
+            for path in font_paths:
                 tar.add(path, arcname=path.name)
     real = BUNDLE / "real_tiled"
     sheets = BUNDLE / "crops"
@@ -320,6 +330,7 @@ def train(args: argparse.Namespace) -> None:
             run_meldcam(
                 "synth", "--kind", kind, "--count", str(count), "--out", str(folder),
                 "--seed", str(seed), "--scheme", "pieces", "--workers", str(os.cpu_count() or 2),
+                "--art", "wider",
             )  # fmt: skip
         scenes.append(folder)
         print(f"{name}: {count} scenes, {time.time() - t0:.0f} s", flush=True)

@@ -31,10 +31,14 @@ def run_meldcam(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "web.cli", *args], check=True, cwd=ROOT)
 
 
-SYNTHETIC = ("syn_cards", "syn_tiles", "syn_cards2", "syn_tiles2", "syn_cards3")
+SYNTHETIC = ("syn_cards", "syn_tiles", "syn_cards2", "syn_tiles2", "syn_cards3", "syn_tiles3")
 """The generated sets; the second pair (other seeds) was added in session 2 for variety, the
-third card set in session 4 (card corners are what the detector misses most). Models train on
-these (their val splits held out); ``HELD_OUT`` is never trained on."""
+third card set in session 4 (card corners are what the detector misses most), the third tile
+set in session 31 (``WIDER``). Models train on these (their val splits held out); ``HELD_OUT``
+is never trained on."""
+WIDER = ("syn_tiles3",)
+"""Sets made with ``meldcam synth --art wider``: their tiles draw the wider styles too, numbered
+in fonts whose 1 carries a long flag (``datasets.fonts.WIDER_FONTS``)."""
 
 
 HELD_OUT = (("test_cards", "cards", 200, 909), ("test_tiles", "tiles", 200, 808))
@@ -82,6 +86,7 @@ def generated_sets(cards: int, tiles: int) -> tuple[tuple[str, str, int, int], .
         ("syn_cards2", "cards", cards * 9 // 7, 303),
         ("syn_tiles2", "tiles", tiles, 404),
         ("syn_cards3", "cards", cards * 2, 505),
+        ("syn_tiles3", "tiles", tiles * 4 // 3, 606),
         *HELD_OUT,
     )
 
@@ -92,7 +97,8 @@ def generate(cards: int, tiles: int, workers: int) -> None:
     phone = ("--size", str(PHONE_SIZE), "--framing", str(PHONE_FRAMING))
     held = ("--art", "held-out")
     for (name, kind, count, seed), extra in [
-        *((s, ()) for s in (*generated_sets(cards, tiles), *DEVELOPMENT)),
+        *((s, ("--art", "wider") if s[0] in WIDER else ()) for s in generated_sets(cards, tiles)),
+        *((s, ()) for s in DEVELOPMENT),
         *((s, phone) for s in (*PHONE_HELD_OUT, *PHONE_DEVELOPMENT)),
         *((s, held) for s in UNSEEN_ART),
         *((s, (*phone, *held)) for s in PHONE_UNSEEN_ART),
