@@ -232,22 +232,21 @@ def train_classifier_stage(
         ]
         for split in ("train", "val")
     }
+    val = ("syn_cards", "syn_tiles", *WIDER, "real")
     train_classifier(
         [crops / f"{n}_train.npz" for n in (*SYNTHETIC, "real")] + negatives["train"],
-        {n: crops / f"{n}_val.npz" for n in ("syn_cards", "syn_tiles", "real")}
-        | {p.stem: p for p in negatives["val"]},
+        {n: crops / f"{n}_val.npz" for n in val} | {p.stem: p for p in negatives["val"]},
         checkpoint,
         epochs=epochs,
         threads=threads,
         init=MODELS / "classifier.pt",
-        repeat={crops / "real_train.npz": 2},
+        # the real crops are few; the wider fonts' tiles are new (session 31)
+        repeat={crops / f"{n}_train.npz": 2 for n in ("real", *WIDER)},
         sample=sample,
         lr=lr,
         device=device,
         # validation crops are cut at the margins the scanner serves
-        val_margin=served_margins(
-            ("syn_cards", "syn_tiles", "real", *(p.stem for p in negatives["val"]))
-        ),
+        val_margin=served_margins((*val, *(p.stem for p in negatives["val"]))),
     )
     serve_classifier(checkpoint)
 
