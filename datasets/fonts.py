@@ -92,8 +92,8 @@ def held_out_fonts() -> tuple[str, ...]:
 
 def wider_fonts() -> tuple[str, ...]:
     """:data:`WIDER_FONTS`, or :class:`MissingFontError` saying what to install. All of them or
-    none: a scene's style numbers in ``WIDER_FONTS[style % 7]``, so one font missing would deal
-    other tiles from the same seed."""
+    none: a style numbers in ``WIDER_FONTS[style % len(WIDER_FONTS)]``, so one font missing
+    would deal other tiles from the same seed."""
     return _installed(WIDER_FONTS, WIDER_FONT_PACKAGES, "wider", whole=True)
 
 
