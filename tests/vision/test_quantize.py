@@ -83,6 +83,52 @@ def test_the_bundled_int8_classifier_reads_real_tiles_as_the_fp32_export(real: P
     assert _agreement(served, exported, crops) >= 0.98
 
 
+def _read_exactly(path: Path, crops: np.ndarray) -> np.ndarray:
+    """An int8 net's outputs computed exactly, on any CPU: its quantize / dequantize pairs run
+    unfused around float convolutions, so every product of 8-bit values is summed whole, as a
+    CPU with VNNI sums it (without VNNI, onnxruntime's fused int8 kernels saturate)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+    return np.asarray(session.run(None, {name: normalise(crops)})[0])
+
+
+def test_the_bundled_int8_classifier_computed_exactly_reads_as_the_fp32_export(
+    real: Path,
+) -> None:
+    # what a CPU with VNNI serves, checked on this one too (session 31)
+    crops = _tile_crops(real, slice(0, 12))
+    exact = _read_exactly(MODELS / INT8_CLASSIFIER_FILE, crops)[:, :107].argmax(axis=1)
+    fp32 = _read(MODELS / TRAINED_CLASSIFIER_FILE, crops)[:, :107].argmax(axis=1)
+    assert len(crops) > 150 and (exact == fp32).mean() >= 0.98
+
+
+def test_the_bundled_int8_classifier_holds_the_fp32_exports_weights() -> None:
+    # quantized from this export, not an earlier one: each weight within half its step
+    import onnx
+    from onnx import numpy_helper
+
+    def tensors(path: Path) -> dict[str, np.ndarray]:
+        graph = onnx.load(str(path)).graph
+        return {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+
+    fp32, int8 = tensors(MODELS / TRAINED_CLASSIFIER_FILE), tensors(MODELS / INT8_CLASSIFIER_FILE)
+    checked = 0
+    for name, weight in fp32.items():
+        if f"{name}_quantized" not in int8 or weight.ndim < 2:
+            continue  # biases are quantized at the activations' scale, not their own
+        q, scale = int8[f"{name}_quantized"].astype(np.float32), int8[f"{name}_scale"]
+        zero = int8[f"{name}_zero_point"].astype(np.float32)
+        shape = (-1,) + (1,) * (weight.ndim - 1) if scale.ndim else ()
+        step = scale.reshape(shape)
+        assert np.all(np.abs((q - zero.reshape(shape)) * step - weight) <= 0.51 * step), name
+        checked += 1
+    assert checked >= 9  # every convolution and the head
+
+
 @NEEDS_VNNI
 def test_quantizing_keeps_the_readings_of_crops_it_was_not_calibrated_on(
     real: Path, tmp_path: Path
