@@ -100,6 +100,8 @@ def wider_fonts() -> tuple[str, ...]:
 def _installed(
     names: tuple[str, ...], packages: tuple[str, ...], what: str, whole: bool = False
 ) -> tuple[str, ...]:
+    """Those of ``names`` installed, or :class:`MissingFontError` naming ``packages`` when none
+    is (any is missing, with ``whole``)."""
     files = font_files()
     found = tuple(n for n in names if n in files)
     if not found or (whole and len(found) < len(names)):

@@ -226,6 +226,14 @@ def test_synth_draws_held_out_tiles(own_cache: Path, tmp_path: Path) -> None:
     assert styles and styles <= set(HELD_OUT_TILE_STYLES)
 
 
+def test_the_font_packages_named_are_those_make_apt_installs() -> None:
+    # the packages a missing font's message names, kept in two places: here and the Makefile
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    line = next(row for row in makefile.splitlines() if row.startswith("APT_PACKAGES :="))
+    apt = set(line.split(":=", 1)[1].split())
+    assert {*fonts.WIDER_FONT_PACKAGES, *fonts.HELD_OUT_FONT_PACKAGES} <= apt
+
+
 @pytest.mark.parametrize(
     ("art", "gone", "package"),
     [
