@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Debian packages: card art and its SVG renderer for the scene generator; chromium for the
 # browser tests (driven by Playwright, never downloaded by it).
-APT_PACKAGES := gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core chromium fonts-liberation2 fonts-freefont-ttf fonts-comic-neue fonts-lato fonts-roboto-unhinted fonts-open-sans fonts-inter fonts-cabin fonts-cantarell fonts-league-spartan fonts-clear-sans fonts-quicksand
+APT_PACKAGES := gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-dejavu-extra chromium fonts-liberation2 fonts-freefont-ttf fonts-comic-neue fonts-lato fonts-roboto-unhinted fonts-open-sans fonts-inter fonts-cabin fonts-cantarell fonts-league-spartan fonts-clear-sans fonts-quicksand
 STAMP_APT := $(VENV)/.apt-stamp
 STAMP_PIP := $(VENV)/.pip-stamp
 

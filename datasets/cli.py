@@ -64,7 +64,13 @@ def add_import_real_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_synth(args: argparse.Namespace) -> int:
     from datasets.card_art import MissingArtError, held_out_decks
-    from datasets.fonts import MissingFontError, held_out_fonts, wider_fonts
+    from datasets.fonts import (
+        MissingFontError,
+        handwriting_fonts,
+        held_out_fonts,
+        index_fonts,
+        wider_fonts,
+    )
     from datasets.scene import DRAWN_SHARE, SceneKind
     from datasets.tiles import CLASSIC_TILE_STYLES, HELD_OUT_TILE_STYLES, TRAINED_TILE_STYLES
     from datasets.writer import generate
@@ -85,12 +91,15 @@ def run_synth(args: argparse.Namespace) -> int:
         if not decks:
             print("meldcam synth: no held-out decks under datasets/decks", file=sys.stderr)
             return EXIT_MISSING_ART
+    needed = [index_fonts, handwriting_fonts]  # drawn decks, classic tiles, score pads
     if args.kind != "cards" and args.art != "classic":
-        try:  # refused before anything is written
-            (held_out_fonts if args.art == "held-out" else wider_fonts)()
-        except MissingFontError as err:
-            print(f"meldcam synth: {err}", file=sys.stderr)
-            return EXIT_MISSING_ART
+        needed.append(held_out_fonts if args.art == "held-out" else wider_fonts)
+    try:  # refused before anything is written
+        for fonts in needed:
+            fonts()
+    except MissingFontError as err:
+        print(f"meldcam synth: {err}", file=sys.stderr)
+        return EXIT_MISSING_ART
     start = time.perf_counter()
     try:
         results = generate(

@@ -1,5 +1,9 @@
-"""Fonts from Debian packages (DejaVu always; Liberation, FreeFont, Comic Neue when installed;
-the wider tile fonts and the held-out ones from the packages ``make apt`` installs)."""
+"""Fonts from the Debian packages ``make apt`` installs: the classic faces of card indexes and
+tile numbers, the wider tile faces, the held-out ones and the handwriting of score pads.
+
+Each list is needed whole: a style draws ``fonts[style % len(fonts)]``, so a machine lacking one
+face of a list would deal other cards or tiles from the same seed, and a set made again would
+not be the set the figures were measured on. A missing face is refused, naming its package."""
 
 from __future__ import annotations
 
@@ -9,8 +13,7 @@ from pathlib import Path
 from PIL import ImageFont
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"))
-# Faces that look like the indices and tile numbers people see (no mono, no light weights).
-_WANTED = (
+CLASSIC_FONTS = (
     "DejaVuSans.ttf",
     "DejaVuSans-Bold.ttf",
     "DejaVuSansCondensed-Bold.ttf",
@@ -27,6 +30,15 @@ _WANTED = (
     "FreeSerifBold.ttf",
     "ComicNeue-Bold.otf",
 )
+"""Faces that look like the indexes and tile numbers people see (no mono, no light weights):
+drawn decks and the classic tile styles number in them."""
+CLASSIC_FONT_PACKAGES = (
+    "fonts-dejavu-core",
+    "fonts-dejavu-extra",
+    "fonts-liberation2",
+    "fonts-freefont-ttf",
+    "fonts-comic-neue",
+)
 WIDER_FONTS = (
     "OpenSans-Bold.ttf",
     "Inter-Bold.otf",
@@ -38,7 +50,7 @@ WIDER_FONTS = (
 )
 """Faces that number the wider tile styles alone (session 31; ``datasets.tiles.WIDER_TILE_STYLES``,
 which only new training scenes draw): sans faces whose 1 carries a long flag, as the held-out
-Roboto's does and no face of :data:`_WANTED` does (the classifier read Roboto's 1 as a 7 in 53
+Roboto's does and no face of :data:`CLASSIC_FONTS` does (the classifier read Roboto's 1 as a 7 in 53
 of 271 tiles), and whose 4s, 7s and 9s are drawn other ways."""
 WIDER_FONT_PACKAGES = (
     "fonts-open-sans",
@@ -56,10 +68,12 @@ HELD_OUT_FONT_PACKAGES = ("fonts-lato", "fonts-roboto-unhinted")
 BOLD_HINTS = ("Bold",)
 PIP_FONT = "DejaVuSans.ttf"
 HANDWRITING = ("ComicNeue-Regular.otf", "ComicNeue-Bold.otf", "DejaVuSans-Oblique.ttf")
+"""Faces of the scores written on score pads (distractors)."""
+HANDWRITING_PACKAGES = ("fonts-comic-neue", "fonts-dejavu-extra")
 
 
 class MissingFontError(RuntimeError):
-    """Not even DejaVu is installed."""
+    """A face a list needs is not installed."""
 
 
 @lru_cache(maxsize=1)
@@ -75,42 +89,36 @@ def font_files() -> dict[str, Path]:
 
 
 def index_fonts() -> tuple[str, ...]:
-    """Names of the installed fonts used for card indices and tile numbers."""
-    files = font_files()
-    names = tuple(n for n in _WANTED if n in files)
-    if not names:
-        raise MissingFontError(
-            "no usable font: install fonts-dejavu-core (`make apt`, or apt-get install it)"
-        )
-    return names
+    """:data:`CLASSIC_FONTS`, or :class:`MissingFontError` saying what to install."""
+    return _installed(CLASSIC_FONTS, CLASSIC_FONT_PACKAGES, "card index and tile number")
 
 
 def held_out_fonts() -> tuple[str, ...]:
-    """The installed :data:`HELD_OUT_FONTS`, or :class:`MissingFontError` saying what to install."""
-    return _installed(HELD_OUT_FONTS, HELD_OUT_FONT_PACKAGES, "held-out")
+    """:data:`HELD_OUT_FONTS`, or :class:`MissingFontError` saying what to install."""
+    return _installed(HELD_OUT_FONTS, HELD_OUT_FONT_PACKAGES, "held-out tile")
 
 
 def wider_fonts() -> tuple[str, ...]:
-    """:data:`WIDER_FONTS`, or :class:`MissingFontError` saying what to install. All of them or
-    none: a style numbers in ``WIDER_FONTS[style % len(WIDER_FONTS)]``, so one font missing
-    would deal other tiles from the same seed."""
-    return _installed(WIDER_FONTS, WIDER_FONT_PACKAGES, "wider", whole=True)
+    """:data:`WIDER_FONTS`, or :class:`MissingFontError` saying what to install."""
+    return _installed(WIDER_FONTS, WIDER_FONT_PACKAGES, "wider tile")
 
 
-def _installed(
-    names: tuple[str, ...], packages: tuple[str, ...], what: str, whole: bool = False
-) -> tuple[str, ...]:
-    """Those of ``names`` installed, or :class:`MissingFontError` naming ``packages`` when none
-    is (any is missing, with ``whole``)."""
+def handwriting_fonts() -> tuple[str, ...]:
+    """:data:`HANDWRITING`, or :class:`MissingFontError` saying what to install."""
+    return _installed(HANDWRITING, HANDWRITING_PACKAGES, "handwriting")
+
+
+def _installed(names: tuple[str, ...], packages: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """``names``, each of them installed, or :class:`MissingFontError` naming those missing and
+    ``packages`` (see the module: a list is needed whole)."""
     files = font_files()
-    found = tuple(n for n in names if n in files)
-    if not found or (whole and len(found) < len(names)):
-        missing = ", ".join(n for n in names if n not in files)
+    missing = [n for n in names if n not in files]
+    if missing:
         raise MissingFontError(
-            f"the {what} tile fonts are missing ({missing}): install {' '.join(packages)}"
-            " (`make apt`, or apt-get install them)"
+            f"the {what} fonts are missing ({', '.join(missing)}): install"
+            f" {' '.join(packages)} (`make apt`, or apt-get install them)"
         )
-    return found
+    return names
 
 
 def is_bold(name: str) -> bool:
@@ -119,13 +127,12 @@ def is_bold(name: str) -> bool:
 
 @lru_cache(maxsize=256)
 def font(name: str, size: int) -> ImageFont.FreeTypeFont:
-    files = font_files()
-    path = files.get(name) or files.get(PIP_FONT)
+    path = font_files().get(name)
     if path is None:
-        raise MissingFontError(f"font {name} not installed (apt-get install fonts-dejavu-core)")
+        raise MissingFontError(f"the font {name} is not installed (`make apt` installs it)")
     return ImageFont.truetype(str(path), size)
 
 
 def handwriting_font(size: int, pick: int) -> ImageFont.FreeTypeFont:
-    names = [n for n in HANDWRITING if n in font_files()] or [PIP_FONT]
+    names = handwriting_fonts()
     return font(names[pick % len(names)], size)

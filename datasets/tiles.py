@@ -71,7 +71,7 @@ def tile_set(style: int) -> TileSet:
     elif style in WIDER_TILE_STYLES:
         fonts = list(wider_fonts())
     else:
-        fonts = [f for f in index_fonts() if is_bold(f)] or list(index_fonts())
+        fonts = [f for f in index_fonts() if is_bold(f)]
     fname = fonts[style % len(fonts)]
     h = TILE_H
     w = int(h * rng.uniform(0.7, 0.78))

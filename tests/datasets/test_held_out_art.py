@@ -231,15 +231,24 @@ def test_the_font_packages_named_are_those_make_apt_installs() -> None:
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     line = next(row for row in makefile.splitlines() if row.startswith("APT_PACKAGES :="))
     apt = set(line.split(":=", 1)[1].split())
-    assert {*fonts.WIDER_FONT_PACKAGES, *fonts.HELD_OUT_FONT_PACKAGES} <= apt
+    named = {
+        *fonts.CLASSIC_FONT_PACKAGES,
+        *fonts.HANDWRITING_PACKAGES,
+        *fonts.WIDER_FONT_PACKAGES,
+        *fonts.HELD_OUT_FONT_PACKAGES,
+    }
+    assert named <= apt
 
 
 @pytest.mark.parametrize(
     ("art", "gone", "package"),
     [
         ("held-out", fonts.HELD_OUT_FONTS, "fonts-lato"),
-        # one wider face missing is refused too: the others would deal other tiles
+        # one face of a list missing is refused too: the others would deal other tiles
+        ("held-out", ("Roboto-Bold.ttf",), "fonts-roboto-unhinted"),
         ("wider", fonts.WIDER_FONTS[-1:], "fonts-quicksand"),
+        ("classic", ("FreeSerifBold.ttf",), "fonts-freefont-ttf"),
+        ("classic", ("DejaVuSans-Oblique.ttf",), "fonts-dejavu-extra"),  # a score pad's
     ],
 )
 def test_without_the_fonts_synth_says_what_to_install(

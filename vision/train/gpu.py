@@ -158,11 +158,11 @@ python3 -m vision.train.gpu train --out "$OUT" {args} 2>&1 | tee "$OUT/gpu.log"
 def _fonts() -> list[Path]:
     """Every font file the scene generator draws training scenes with here (never the held-out
     ones: ``datasets.fonts.HELD_OUT_FONTS``)."""
-    from datasets.fonts import HANDWRITING, PIP_FONT, font_files, index_fonts, wider_fonts
+    from datasets.fonts import PIP_FONT, font_files, handwriting_fonts, index_fonts, wider_fonts
 
     files = font_files()
-    names = dict.fromkeys((*index_fonts(), *wider_fonts(), PIP_FONT, *HANDWRITING))
-    return [files[n] for n in names if n in files]
+    names = dict.fromkeys((*index_fonts(), *wider_fonts(), PIP_FONT, *handwriting_fonts()))
+    return [files[n] for n in names]
 
 
 def _fonts_current(tar_path: Path, fonts: list[Path]) -> bool:
