@@ -27,9 +27,9 @@ from vision.detector import MIN_IMGSZ, OnnxDetector
 from vision.errors import ModelMissingError, UnknownSettingError, VisionError
 from vision.facing import facing
 from vision.gaps import fill_gaps
-from vision.light import balance, even_out, expose, for_detector
+from vision.light import balance, even_out, expose, for_detector, noise_level
 from vision.photo import PhotoInput, read_photo
-from vision.quality import shake
+from vision.quality import MIN_SMEAR, deconvolve, line_kernel, shake, shaken, smear
 from vision.recogniser import OnnxClassifier
 from vision.repair import (
     SURE,
@@ -135,6 +135,13 @@ class ScannerConfig:
     dark_blur: float = 0.0
     """The sigma, in pixels of the detector's input, of the smoothing a brightened photo is
     read by the detector with (:func:`vision.light.for_detector`)."""
+    deblur_nsr: float = 0.0
+    """A photo reported shaken (:func:`vision.quality.shaken`) is read again with the smear
+    its pieces' edges show (:func:`vision.quality.smear`) taken out by a Wiener filter of this
+    noise-to-signal ratio (:func:`vision.quality.deconvolve`; 0: off)."""
+    noise_floor: float = 0.0
+    """A photo whose sensor noise as the detector sees it (:func:`vision.light.noise_level`) is
+    above this sigma is read by the detector smoothed by ``dark_blur`` too (0: off)."""
 
     @property
     def tile_crop_margin(self) -> float:
@@ -245,23 +252,37 @@ class Scanner:
             image, gain = expose(image, self.config.expose_white)
             if gain > 1 and self.config.dark_blur > 0:
                 seen = for_detector(image, self.detector.imgsz, self.config.dark_blur)
+        if (
+            seen is image
+            and self.config.noise_floor > 0
+            and self.config.dark_blur > 0
+            and noise_level(image, self.detector.imgsz) > self.config.noise_floor
+        ):
+            seen = for_detector(image, self.detector.imgsz, self.config.dark_blur)
         t1 = time.perf_counter()
         timing["decode"] = (t1 - t0) * 1000
         dets = self.detector.detect(seen)
         t2 = time.perf_counter()
         timing["detect"] = (t2 - t1) * 1000
         asked = kind
-        dets, kind = self._read(image, dets, asked)
-        if not len(dets):
-            # a close-up of a piece or two can be too big for the detector at its size, and what
-            # it finds there then reads as no piece: look once more with the photo fitted small
-            dets, kind = self._read(image, self.detector.detect_at(seen, MIN_IMGSZ), asked)
-        if kind is ScanKind.CARDS and self.config.gap_floor > 0:
-            dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
+        dets, kind = self._recognise(image, seen, dets, asked)
         t3 = time.perf_counter()
         timing["recognise"] = (t3 - t2) * 1000
         moved = shake(image, dets.xyxy)
-        timing["shake"] = (time.perf_counter() - t3) * 1000
+        t4 = time.perf_counter()
+        timing["shake"] = (t4 - t3) * 1000
+        if (
+            self.config.deblur_nsr > 0
+            and seen is image  # (a smoothed photo's noise would be sharpened too)
+            and kind is not ScanKind.AUTO
+            and shaken(moved, kind.value)
+        ):
+            length, angle = smear(image, dets.xyxy)
+            if length >= MIN_SMEAR:
+                # the smear taken out, the photo is read again from the start
+                image = deconvolve(image, line_kernel(length, angle), self.config.deblur_nsr)
+                dets, kind = self._recognise(image, image, self.detector.detect(image), asked)
+            timing["deblur"] = (time.perf_counter() - t4) * 1000
         sx, sy = photo_data.scale
         return Reading(
             dets.scaled(sx, sy),
@@ -272,6 +293,21 @@ class Scanner:
             moved,
             self.count_copies,
         )
+
+    def _recognise(
+        self, image: np.ndarray, seen: np.ndarray, dets: Detections, asked: ScanKind
+    ) -> tuple[Detections, ScanKind]:
+        """The pieces of the photo ``image`` (``seen`` as the detector read it, ``dets`` what
+        it found) and their kind: read, looked at again small when nothing was found, and with
+        the card corners the detector missed looked for."""
+        dets, kind = self._read(image, dets, asked)
+        if not len(dets):
+            # a close-up of a piece or two can be too big for the detector at its size, and what
+            # it finds there then reads as no piece: look once more with the photo fitted small
+            dets, kind = self._read(image, self.detector.detect_at(seen, MIN_IMGSZ), asked)
+        if kind is ScanKind.CARDS and self.config.gap_floor > 0:
+            dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
+        return dets, kind
 
     def _read(
         self, image: np.ndarray, dets: Detections, kind: ScanKind

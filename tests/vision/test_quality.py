@@ -8,7 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.quality import SHAKEN, shake, shaken
+from vision.quality import (
+    MIN_SMEAR,
+    SHAKEN,
+    deconvolve,
+    line_kernel,
+    shake,
+    shaken,
+    smear,
+)
 
 
 def _table(n: int = 12) -> tuple[np.ndarray, np.ndarray]:
@@ -77,3 +85,50 @@ def test_tiles_are_reported_only_for_a_worse_smear() -> None:
     assert SHAKEN["tiles"] > SHAKEN["cards"]
     value = (SHAKEN["cards"] + SHAKEN["tiles"]) / 2
     assert shaken(value, "cards") and not shaken(value, "tiles")
+
+
+@pytest.mark.parametrize(("length", "angle"), [(8, 0.0), (12, 35.0), (10, 90.0), (9, 150.0)])
+def test_the_smear_is_measured_along_its_own_direction(length: int, angle: float) -> None:
+    image, boxes = _table()
+    measured, direction = smear(_smear(image, length, angle), boxes)
+    # the length a little short rather than long (too long a smear taken out rings)
+    assert 0.7 * length <= measured <= 1.15 * length, measured
+    turned = (direction - math.radians(angle) + math.pi / 2) % math.pi - math.pi / 2
+    assert abs(turned) < math.radians(8), math.degrees(direction)  # a line has no sign
+
+
+def test_sharp_indexes_show_no_smear_to_take_out() -> None:
+    image, boxes = _table()
+    assert smear(image, boxes)[0] < MIN_SMEAR
+    assert smear(image, boxes[:2]) == (0.0, 0.0)  # too few pieces to say
+
+
+def test_a_line_kernel_is_a_line_of_its_length() -> None:
+    kernel = line_kernel(8.0, 0.0)
+    assert kernel.sum() == pytest.approx(1.0)
+    row = kernel[kernel.shape[0] // 2]
+    assert row.sum() == pytest.approx(1.0)  # all of it on the middle row
+    assert (row > 0).sum() in (8, 9) and row.max() / row[row > 0].min() <= 2  # ends anti-aliased
+    upright = line_kernel(8.0, math.pi / 2)
+    assert np.allclose(upright, kernel.T, atol=1e-6)
+
+
+def test_deconvolving_by_the_smear_gives_back_the_sharp_edges() -> None:
+    image, boxes = _table()
+    kernel = line_kernel(9.0, math.radians(20))
+    smeared = cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REFLECT)
+    sharp = deconvolve(smeared, kernel, 0.01)
+    assert sharp.shape == image.shape and sharp.dtype == np.uint8
+
+    pieces = np.zeros(image.shape[:2], bool)
+    for x1, y1, x2, y2 in boxes.astype(int):
+        pieces[y1:y2, x1:x2] = True
+
+    def error(x: np.ndarray) -> float:  # on the pieces, where the edges are
+        return float(np.abs(x.astype(np.float32) - image)[pieces].mean())
+
+    assert error(sharp) < 0.6 * error(smeared)  # measured 6.0 against 10.7
+    assert abs(float(sharp.mean()) - float(image.mean())) < 0.5  # as bright as it was
+    assert shake(sharp, boxes) < 1.3 < shake(smeared, boxes)  # no preferred direction left
+    grey = deconvolve(cv2.cvtColor(smeared, cv2.COLOR_RGB2GRAY), kernel, 0.01)
+    assert grey.shape == image.shape[:2]
