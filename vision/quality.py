@@ -37,9 +37,13 @@ which a sharper filter sharpens too. Held out, the smeared photos of `test_cards
 -> 0.892 and melds 36 -> 35 of 50, `test_cards_12mp` 0.805 -> 0.817 and 50 -> 48 of 86,
 `test_decks` 0.816 -> 0.838 and 43 -> 44 of 91; the tiles (reported shaken from 2.0) `dev_tiles`
 104 -> 105 of 109, `dev_tiles_12mp` 99 -> 102 of 109. So on generated scenes it is about even,
-and on the real fans it wins back half of what the smear cost. It costs the deconvolution (about
-130 ms at 2016 px) and a second reading, on shaken photos only (the smeared fan as a 12 MP JPEG:
-1.14 s in all, 0.60 s of it this).
+and on the real fans it wins back half of what the smear cost. Smeared 8 px other ways (a drawn
+line, as the scenes smear), both fans together, right/false/missed as smeared -> taken out:
+turned a quarter 84/0/5 -> 87/1/2, a half 82/3/7 -> 83/2/6, three quarters 83/3/6 -> 87/3/2;
+smeared at 45 degrees 80/6/9 -> 85/1/4, at 90 82/2/7 -> 86/0/3; turned a quarter and smeared at
+30 degrees 82/4/7 -> 80/4/9, the one way it lost. It costs the deconvolution (about 130 ms at
+2016 px) and a second reading, on shaken photos only (the smeared fan as a 12 MP JPEG: 1.14 s in
+all, 0.60 s of it this).
 """
 
 from __future__ import annotations
