@@ -90,7 +90,11 @@ def merge_readings(first: Detections, second: Detections, iou: float) -> Detecti
     )
 
 
-def make_session(path: Path, threads: int = 2) -> Any:
+def make_session(path: Path, threads: int = 2, fused: bool = True) -> Any:
+    """An onnxruntime session of the model at ``path``; with ``fused`` False its graph runs as
+    stored, unoptimised: an int8 net's quantize / dequantize pairs then run around float
+    operators, so every product of 8-bit values is summed whole on any CPU, as one with VNNI
+    sums it (onnxruntime's fused int8 kernels saturate without VNNI)."""
     import onnxruntime as ort
 
     if not path.exists():
@@ -98,7 +102,11 @@ def make_session(path: Path, threads: int = 2) -> Any:
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.graph_optimization_level = (
+        ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        if fused
+        else ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    )
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 

@@ -41,7 +41,7 @@ and on the real fans it wins back half of what the smear cost. Smeared 8 px othe
 line, as the scenes smear), both fans together, right/false/missed as smeared -> taken out:
 turned a quarter 84/0/5 -> 87/1/2, a half 82/3/7 -> 83/2/6, three quarters 83/3/6 -> 87/3/2;
 smeared at 45 degrees 80/6/9 -> 85/1/4, at 90 82/2/7 -> 86/0/3; turned a quarter and smeared at
-30 degrees 82/4/7 -> 80/4/9, the one way it lost. It costs the deconvolution (about 130 ms at
+30 degrees 82/4/7 -> 80/4/9, the one way it lost. It costs the deconvolution (about 180 ms at
 2016 px) and a second reading, on shaken photos only (the smeared fan as a 12 MP JPEG: 1.14 s in
 all, 0.60 s of it this).
 """
@@ -112,9 +112,9 @@ SMEAR_GAIN = 1.1
 """The fitted length is short of the smear's (the steepest slope of an edge smeared by a box
 is steeper than its width says where the edge was not a step): the two real fans smeared by 8
 px fit 6.5 and 6.2 (session 32). Deconvolving by too long a smear costs far more than by too
-short a one (the fans, ratio 0.01, card F1 by the length taken out: 6.5 px 0.943, 8 0.960, 9.5
-0.894; 8 px turned 11 degrees 0.953, 9.5 turned so 0.561); 1.1 times the fit read them 0.960,
-the fit itself 0.949."""
+short a one (the fans, a numpy Wiener filter of ratio 0.01 tried before :func:`deconvolve`,
+card F1 by the length taken out: 6.5 px 0.943, 8 0.960, 9.5 0.894; 8 px turned 11 degrees
+0.953, 9.5 turned so 0.561); 1.1 times the fit read them 0.960, the fit itself 0.949."""
 
 
 def _edge_widths(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -274,7 +274,6 @@ class Scanner:
         if (
             self.config.deblur_nsr > 0
             and seen is image  # (a smoothed photo's noise would be sharpened too)
-            and kind is not ScanKind.AUTO
             and shaken(moved, kind.value)
         ):
             length, angle = smear(image, dets.xyxy)

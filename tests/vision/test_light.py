@@ -168,7 +168,7 @@ def test_the_noise_level_is_measured_as_the_detector_sees_the_photo() -> None:
 
 def test_no_real_photo_as_taken_is_grainy_enough_to_be_read_smoothed(real) -> None:  # type: ignore[no-untyped-def]
     """The floor stands above every photo the models were measured on: the real photos read at
-    most 3.5 (session 32; the generated scenes at most 4.3), so only a grainier photo than any
+    most 3.5 (session 32; the generated scenes at most 4.2), so only a grainier photo than any
     of them is read otherwise."""
     from vision.photo import load_photo
 

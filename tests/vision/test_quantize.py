@@ -50,8 +50,9 @@ def _tile_crops(real: Path, photos: slice) -> np.ndarray:
     return np.concatenate(out)
 
 
-def _read(path: Path, crops: np.ndarray) -> np.ndarray:
-    session = make_session(path)
+def _read(path: Path, crops: np.ndarray, fused: bool = True) -> np.ndarray:
+    """The net's outputs; unfused, an int8 net's computed exactly (``make_session``)."""
+    session = make_session(path, fused=fused)
     name = session.get_inputs()[0].name
     return np.concatenate(
         [
@@ -83,25 +84,12 @@ def test_the_bundled_int8_classifier_reads_real_tiles_as_the_fp32_export(real: P
     assert _agreement(served, exported, crops) >= 0.98
 
 
-def _read_exactly(path: Path, crops: np.ndarray) -> np.ndarray:
-    """An int8 net's outputs computed exactly, on any CPU: its quantize / dequantize pairs run
-    unfused around float convolutions, so every product of 8-bit values is summed whole, as a
-    CPU with VNNI sums it (without VNNI, onnxruntime's fused int8 kernels saturate)."""
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    name = session.get_inputs()[0].name
-    return np.asarray(session.run(None, {name: normalise(crops)})[0])
-
-
 def test_the_bundled_int8_classifier_computed_exactly_reads_as_the_fp32_export(
     real: Path,
 ) -> None:
     # what a CPU with VNNI serves, checked on this one too (session 31)
     crops = _tile_crops(real, slice(0, 12))
-    exact = _read_exactly(MODELS / INT8_CLASSIFIER_FILE, crops)[:, :107].argmax(axis=1)
+    exact = _read(MODELS / INT8_CLASSIFIER_FILE, crops, fused=False)[:, :107].argmax(axis=1)
     fp32 = _read(MODELS / TRAINED_CLASSIFIER_FILE, crops)[:, :107].argmax(axis=1)
     assert len(crops) > 150 and (exact == fp32).mean() >= 0.98
 
