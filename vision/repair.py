@@ -510,3 +510,28 @@ def tile_changes(codes: Sequence[str]) -> int:
         cost += max(0, fit - 4)
         best = min(best, cost)
     return best
+
+
+def strays(codes: Sequence[str], tiles: bool) -> int:
+    """How many of a row of pieces belong to no one run or set, wherever they lie along it: the
+    pieces left when the most that share a suit or colour (one of each rank or number) or a rank
+    or number are taken out. A set of tiles holds each colour once; a set of cards may hold a
+    suit twice (two decks). Wilds fit anywhere: jokers, and a card's 2s (a 2 may also be a natural
+    2 in a run). A meld laid with one mistake, out of order or with a gap has none or one; a
+    rack's tiers or a hand, in no order, many. Unlike :func:`tile_changes` it does not count a
+    piece out of its place, so a run with a gap or two pieces swapped reads as laid by a player."""
+    runs: dict[str, set[str]] = {}  # suit or colour -> its ranks or numbers
+    sets: dict[str, list[str]] = {}  # rank or number -> its suits or colours
+    counted = 0
+    for code in codes:
+        if code == "JK" or (not tiles and code[:-1] == "2"):
+            continue
+        counted += 1
+        kind, rank = (code[:1], code[1:]) if tiles else (code[-1:], code[:-1])
+        runs.setdefault(kind, set()).add(rank)
+        sets.setdefault(rank, []).append(kind)
+    if not counted:
+        return 0
+    in_set = max(min(4, len(set(k))) if tiles else len(k) for k in sets.values())
+    fit = max(in_set, max(len(ranks) for ranks in runs.values()))
+    return counted - fit

@@ -62,8 +62,8 @@ class ScanResult:
     unassigned: tuple[int, ...]
     timing_ms: dict[str, float] = field(default_factory=dict)
     hands: tuple[tuple[int, ...], ...] = ()
-    """Hands (indexes into pieces, in order): fanned cards, or the tiles on one tier of a rack;
-    their pieces are also unassigned."""
+    """Hands (indexes into pieces, in order): fanned cards, the tiles on one tier of a rack, or a
+    row most of whose pieces belong to no one meld; their pieces are also unassigned."""
     shake: float = math.nan
     """How much the hand moved while the photo was taken (:func:`vision.quality.shake`: 1 for
     not at all, NaN where too few pieces could be measured)."""

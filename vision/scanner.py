@@ -38,6 +38,7 @@ from vision.repair import (
     MeldReading,
     could_meld,
     read_chain,
+    strays,
     tile_changes,
 )
 from vision.result import ScannedMeld, ScannedPiece, ScanResult
@@ -590,6 +591,7 @@ def assemble(
     if lone:  # two pieces that no third makes a meld: a pile's or a hand's, not a meld's
         melds = [m for m in melds if m not in lone]
         unassigned = tuple(sorted({*unassigned, *(i for m in lone for i in m.pieces)}))
+    racked: list[tuple[int, ...]] = []
     if kind is ScanKind.TILES:
         racked = grouping.rack_tiers(
             dets.centres[shown],
@@ -602,10 +604,19 @@ def assemble(
                 >= grouping.RACK_CHANGES * len(m.pieces)
             ],
         )
-        if racked:
-            hands = hands + tuple(racked)
-            unassigned = tuple(sorted({*unassigned, *(i for row in racked for i in row)}))
-            melds = [m for m in melds if m.pieces not in racked]
+    racked += [  # a row most of whose pieces belong to no one meld: a hand, a rack's lone tier
+        m.pieces
+        for m in melds
+        if not m.verdict.valid
+        and m.pieces not in racked
+        and (odd := strays([final[i][0] for i in m.pieces], kind is ScanKind.TILES))
+        >= grouping.STRAY_ROW_MIN
+        and odd >= grouping.STRAY_ROW_SHARE * len(m.pieces)
+    ]
+    if racked:
+        hands = hands + tuple(racked)
+        unassigned = tuple(sorted({*unassigned, *(i for row in racked for i in row)}))
+        melds = [m for m in melds if m.pieces not in racked]
     pieces = []
     for i, boxes in enumerate(g.pieces):
         code, p = final[i]

@@ -539,7 +539,30 @@ def test_two_flawed_melds_laid_one_above_the_other_stay_melds() -> None:
     assert sorted(melds) == ["K9 B9 B9", "R3 R4 R6 R7"] and hands == []
 
 
-def test_a_lone_row_of_unordered_tiles_stays_a_meld_to_judge() -> None:
+def test_a_lone_row_of_unordered_tiles_is_a_racks_tier_not_a_meld() -> None:
+    # the rack's other tier is out of the photo: five tiles of which no three make one meld
+    melds, hands = _tile_scan([(100.0, "R3 R4 R5 R6"), (300.0, "K2 Y9 B13 R1 K7")])
+    assert melds == ["R3 R4 R5 R6"] and hands == ["K2 Y9 B13 R1 K7"]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "R3 R4 R6 R7",  # a gap
+        "B2 B3 B4 B5 B7 B8 B9 B10",  # a gap: four tiles out of their places
+        "Y5 Y4 Y3 Y6 Y2 Y1",  # two tiles swapped
+        "K9 B9 B9",  # a colour twice
+        "R5 R6 K7 R8 R9",  # one tile of another colour
+        "K2 Y9 K7",  # three tiles, one a stray: too few to tell from a meld laid wrong
+    ],
+)
+def test_a_lone_flawed_meld_stays_a_meld_to_judge(row: str) -> None:
+    melds, hands = _tile_scan([(300.0, row)])
+    assert melds == [row] and hands == []
+
+
+def test_the_stray_row_rule_is_what_takes_the_rack_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grouping, "STRAY_ROW_MIN", 99)
     melds, hands = _tile_scan([(300.0, "K2 Y9 B13 R1 K7")])
     assert melds == ["K2 Y9 B13 R1 K7"] and hands == []
 
@@ -610,6 +633,29 @@ def test_two_cards_that_a_third_could_meld_stay_a_meld_to_judge(pair: list[str])
     result = _card_scan(_column(400, 100, pair))
     assert len(result.melds) == 1 and not result.melds[0].verdict.valid
     assert result.unassigned == ()
+
+
+def test_a_straight_row_of_cards_in_no_order_is_a_hand_not_a_meld(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a hand laid down straight: no turning cards to tell it by, but no meld holds most of it
+    hand = ["KD", "4S", "QH", "9C", "7D"]
+    result = _card_scan([*_column(100, 100, ["5H", "6H", "7H"]), *_column(400, 100, hand)])
+    assert [[result.pieces[i].code for i in m.pieces] for m in result.melds] == [["5H", "6H", "7H"]]
+    assert [[result.pieces[i].code for i in h] for h in result.hands] == [hand]
+    assert sorted(result.pieces[i].code for i in result.unassigned) == sorted(hand)
+    monkeypatch.setattr(grouping, "STRAY_ROW_MIN", 99)
+    result = _card_scan([*_column(100, 100, ["5H", "6H", "7H"]), *_column(400, 100, hand)])
+    assert len(result.melds) == 2 and result.hands == ()
+
+
+@pytest.mark.parametrize(
+    "meld", [["5H", "6H", "7S", "8H"], ["7H", "7H", "7S", "9S"], ["5H", "7H", "9H"]]
+)
+def test_a_card_meld_laid_with_one_mistake_stays_a_meld_to_judge(meld: list[str]) -> None:
+    result = _card_scan(_column(400, 100, meld))
+    assert [[result.pieces[i].code for i in m.pieces] for m in result.melds] == [meld]
+    assert not result.melds[0].verdict.valid and result.hands == ()
 
 
 def _copies_scan(doubtful: dict[int, dict[str, float]], rules=None, only=False):  # type: ignore[no-untyped-def]

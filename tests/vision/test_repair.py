@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorer import Rules
-from vision.repair import Choice, could_meld, read_chain, read_meld, tile_changes
+from vision.repair import Choice, could_meld, read_chain, read_meld, strays, tile_changes
 
 RULES = Rules.preset("burraco-fibur")
 
@@ -335,3 +335,41 @@ def test_a_repair_pays_for_each_piece_it_makes_a_wild() -> None:
     # and a natural piece is no wild: R5 R6 R? R8 reads R7 as before
     natural = Choice((("R1", 0.6), ("R7", 0.05)))
     assert read_meld([sure("R5"), sure("R6"), natural, sure("R8")], TILES).codes[2] == "R7"
+
+
+@pytest.mark.parametrize(
+    ("row", "odd", "changes"),
+    [
+        ("R5 R6 R7", 0, 0),
+        ("R6 R5 R7", 0, 1),  # out of order: no stray, but a tile out of its place
+        ("Y5 Y4 Y3 Y6 Y2 Y1", 0, 3),
+        ("B2 B3 B4 B5 B7 B8 B9 B10", 0, 4),  # a gap
+        ("Y4 JK Y6 Y7", 0, 0),
+        ("K5 B5 R5 Y5 K5", 1, 1),  # five tiles of one number: one too many
+        ("K5 B5 B5", 1, 1),
+        ("R5 R6 K7 R8", 1, 1),
+        ("K3 B2 R7 Y10 Y7 K4", 4, 4),
+        ("K2 Y9 B13 R1 K7", 3, 4),
+    ],
+)
+def test_strays_counts_the_tiles_no_one_meld_holds_wherever_they_lie(
+    row: str, odd: int, changes: int
+) -> None:
+    assert strays(row.split(), tiles=True) == odd
+    assert tile_changes(row.split()) == changes
+
+
+@pytest.mark.parametrize(
+    ("row", "odd"),
+    [
+        ("5H 6H 7H", 0),
+        ("7H 5H 6H 9H", 0),  # out of order, a gap
+        ("7H 7H 7S", 0),  # two decks: a set may hold a suit twice
+        ("5H 2C 7H JK", 0),  # wilds fit anywhere
+        ("5H 6H 7S 8H", 1),  # one card of another suit
+        ("KD 4S QH 9C 7D", 3),  # a hand in no order
+        ("10C 9C 8C 7S 6S 5S", 3),  # two runs laid end to end
+    ],
+)
+def test_strays_counts_the_cards_no_one_meld_holds(row: str, odd: int) -> None:
+    assert strays(row.split(), tiles=False) == odd
