@@ -237,6 +237,20 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "Položene prema drugoj strani stola",
     ),
     "round.give_to": ("Move them to", "Spostale a", "Pasarlos a", "העברה אל", "Premjesti ih u"),
+    "round.found_hand": (
+        "Read as a hand or a rack, not a meld",
+        "Lette come una mano o un leggio, non una combinazione",
+        "Leídas como una mano o un atril, no un juego",
+        "נקראו כיד או כמעמד, לא כסדרה",
+        "Pročitano kao ruka ili stalak, ne kombinacija",
+    ),
+    "round.to_hand": (
+        "Count them as left in hand",
+        "Contale come rimaste in mano",
+        "Contarlas como quedaron en la mano",
+        "לספור אותם כנשארו ביד",
+        "Računaj ih kao ostale u ruci",
+    ),
     "round.unassigned": (
         "Not in a meld",
         "Fuori dalle combinazioni",

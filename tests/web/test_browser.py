@@ -23,6 +23,12 @@ REAL_TILES = (
     / "shared/realdata/rummikub-tiles/images/rummy-16_jpeg.rf.6bdaf799147636e1bcce30f01cf63c4a.jpg"
 )
 REAL_FAN = ROOT.parent / "shared/realdata/card-fans/images/deal1-md-sq.jpg"
+# Another held-out real tile photo: eight tiles, four of them a row that no meld holds
+# (B5 Y5 R11 K7), which the scanner reads as a hand (vision.repair.strays)
+REAL_ROW = (
+    ROOT.parent
+    / "shared/realdata/rummikub-tiles/images/rummy2-24_jpeg.rf.7b60fa17dc15c3101c025769d4091621.jpg"
+)
 PHONE = {"width": 390, "height": 844}
 
 if not Path(CHROMIUM).exists():
@@ -431,6 +437,40 @@ def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: 
     line = p.locator("#sheet table[data-side=Bo] td.codes", has_text=hand[0])  # type: ignore[attr-defined]
     line.first.wait_for()
     assert sorted(line.first.inner_text().split()) == sorted(hand)
+
+
+def test_a_hand_found_in_a_table_photo_is_offered_to_the_sides_hand(
+    server: str, page: object
+) -> None:
+    """The real scan of a real photo: the row it reads as a hand is shown apart from the loose
+    tiles, and one tap counts it as left in Bo's hand (Ada closes: it counts against Bo)."""
+    p = page
+    p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
+    bo = p.locator(".side-card[data-side=Bo]")  # type: ignore[attr-defined]
+    bo.locator("input.photo-input").set_input_files(str(REAL_ROW))
+    found = bo.locator(".meld.found-hand")
+    found.wait_for(timeout=60_000)
+    assert found.locator("p").inner_text() == "Read as a hand or a rack, not a meld"
+    chips = found.locator(".chip[data-code]")
+    row = [chips.nth(i).get_attribute("data-code") for i in range(chips.count())]
+    assert len(row) >= 3
+    loose = bo.locator(".meld.loose .chip[data-code]")
+    shown = [loose.nth(i).get_attribute("data-code") for i in range(loose.count())]
+    assert len(shown) + len(row) >= 8  # the photo's other tiles stay loose, each shown once
+    shot(p, "round-found-hand")
+    found.locator("button.to-hand").click()
+    assert bo.locator(".meld.found-hand").count() == 0
+    assert bo.locator("input.hand-input").input_value().split() == row
+    assert bo.locator(".meld.loose .chip[data-code]").count() == len(shown)
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.type-meld").fill("r1 r2 r3 r4 r5 r6 r7")
+    ada.locator("button.add-meld").click()
+    ada.locator("input.took-pot").check()
+    ada.locator("input.closed").check()
+    line = p.locator("#sheet table[data-side=Bo] td.codes", has_text=row[0])  # type: ignore[attr-defined]
+    line.first.wait_for()
+    assert sorted(line.first.inner_text().split()) == sorted(row)
 
 
 def test_the_pages_need_nothing_but_this_server(server: str, page: object) -> None:

@@ -261,6 +261,7 @@ function roundPage() {
       closed: given ? !!given.closed : false,
       photo: null,
       away: [],
+      found: [],
     });
   }
 
@@ -344,7 +345,16 @@ function roundPage() {
         el("p", { class: "small" }, `${t("round.facing_away")}: ${away.map((meld) => meld.map((i) => side.pieces[i].code).join(" ")).join(" · ")}`),
         el("button", { type: "button", class: "give-away", onclick: () => giveAway(s) }, `${t("round.give_to")} ${other}`)));
     }
-    const loose = unassigned(side);
+    const found = foundHands(side);
+    for (const hand of found) {
+      const chips = el("div", { class: "chips" });
+      for (const i of hand) chips.append(pieceChip(side.pieces[i].code, { onclick: () => openPicker(s, i, null, null) }));
+      box.append(el("div", { class: "meld found-hand" },
+        el("p", { class: "small muted" }, t("round.found_hand")), chips,
+        el("button", { type: "button", class: "to-hand", onclick: () => countAsHand(s, hand) }, t("round.to_hand"))));
+    }
+    const inFound = new Set(found.flat());
+    const loose = unassigned(side).filter((i) => !inFound.has(i));
     if (loose.length) {
       const row = el("div", { class: "meld loose" }, el("p", { class: "small muted" }, t("round.unassigned")));
       const chips = el("div", { class: "chips" });
@@ -467,7 +477,23 @@ function roundPage() {
       const added = photo.scan.melds.map((meld) => ({ meld: meld.pieces.map((i) => base + i), facing: meld.facing }));
       for (const { meld } of added) side.melds.push(meld);
       side.away = facingAway(added);
+      // a hand laid down or a rack's tier in the photo: offered to the side's hand, not melded
+      side.found = side.found.concat((photo.scan.hands || []).map((hand) => hand.map((i) => base + i)));
     });
+  }
+
+  /* The found hands still shown: their pieces neither melded, deleted nor counted already. */
+  function foundHands(side) {
+    const used = new Set(side.melds.flat());
+    return side.found.filter((hand) => hand.length && hand.every((i) => !used.has(i) && !side.pieces[i].deleted));
+  }
+
+  function countAsHand(s, hand) {
+    const side = state.sides[s];
+    side.hands[0] = side.hands[0].concat(hand.map((i) => side.pieces[i].code));
+    for (const i of hand) side.pieces[i].deleted = true;
+    side.found = side.found.filter((other) => other !== hand);
+    render();
   }
 
   /* A photo of the whole table (two sides): the melds laid facing the opposite way to most of
