@@ -96,6 +96,20 @@ def burako_round_for_ada_and_bo(p: object, target: int | None = None) -> None:
     p.click("#enter-round")  # type: ignore[attr-defined]
 
 
+def bos_hand_when_ada_closes(p: object, first: str) -> list[str]:
+    """In a Burako round of Ada and Bo: Ada lays a run, takes the pot and closes, so Bo's hand
+    counts against Bo; the codes (sorted) of Bo's hand line on the live sheet, the one that
+    shows ``first``."""
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.type-meld").fill("r1 r2 r3 r4 r5 r6 r7")
+    ada.locator("button.add-meld").click()
+    ada.locator("input.took-pot").check()
+    ada.locator("input.closed").check()
+    line = p.locator("#sheet table[data-side=Bo] td.codes", has_text=first)  # type: ignore[attr-defined]
+    line.first.wait_for()
+    return sorted(line.first.inner_text().split())
+
+
 def test_a_whole_game_on_a_phone(server: str, page: object) -> None:
     """Burako on a phone: photograph real tiles, correct a recognised tile, move it into a
     typed meld, drop the rest of the photo's reading, save, see the totals; re-open the round;
@@ -429,14 +443,7 @@ def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: 
     )
     hand = bo.locator("input.hand-input").input_value().split()
     assert len(hand) >= 8  # every tile of the photo counted in the hand
-    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
-    ada.locator("input.type-meld").fill("r1 r2 r3 r4 r5 r6 r7")  # Ada closes: the hand counts
-    ada.locator("button.add-meld").click()
-    ada.locator("input.took-pot").check()
-    ada.locator("input.closed").check()
-    line = p.locator("#sheet table[data-side=Bo] td.codes", has_text=hand[0])  # type: ignore[attr-defined]
-    line.first.wait_for()
-    assert sorted(line.first.inner_text().split()) == sorted(hand)
+    assert bos_hand_when_ada_closes(p, hand[0]) == sorted(hand)
 
 
 def test_a_hand_found_in_a_table_photo_is_offered_to_the_sides_hand(
@@ -463,14 +470,7 @@ def test_a_hand_found_in_a_table_photo_is_offered_to_the_sides_hand(
     assert bo.locator(".meld.found-hand").count() == 0
     assert bo.locator("input.hand-input").input_value().split() == row
     assert bo.locator(".meld.loose .chip[data-code]").count() == len(shown)
-    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
-    ada.locator("input.type-meld").fill("r1 r2 r3 r4 r5 r6 r7")
-    ada.locator("button.add-meld").click()
-    ada.locator("input.took-pot").check()
-    ada.locator("input.closed").check()
-    line = p.locator("#sheet table[data-side=Bo] td.codes", has_text=row[0])  # type: ignore[attr-defined]
-    line.first.wait_for()
-    assert sorted(line.first.inner_text().split()) == sorted(row)
+    assert bos_hand_when_ada_closes(p, row[0]) == sorted(row)
 
 
 def test_the_pages_need_nothing_but_this_server(server: str, page: object) -> None:
