@@ -9,10 +9,14 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.errors import UnreadablePhotoError
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 PhotoInput = bytes | bytearray | memoryview | str | Path | np.ndarray
 MAX_PIXELS = 80_000_000
@@ -83,7 +87,7 @@ def _decode(data: bytes, source: str | None, min_side: int) -> Photo:
             if min_side and image.format == "JPEG":
                 image.draft("RGB", (min_side, min_side))
             upright = ImageOps.exif_transpose(image)
-            rgb = np.asarray(upright.convert("RGB"))
+            rgb = _as_rgb(upright)
     except UnidentifiedImageError:
         raise UnreadablePhotoError("not an image (unknown format)", source) from None
     except (OSError, SyntaxError, ValueError) as error:
@@ -93,6 +97,21 @@ def _decode(data: bytes, source: str | None, min_side: int) -> Photo:
     if rgb.ndim != 3 or rgb.shape[0] < 8 or rgb.shape[1] < 8:
         raise UnreadablePhotoError(f"image too small: {rgb.shape[1]}x{rgb.shape[0]}", source)
     return Photo(np.ascontiguousarray(rgb), full[0], full[1])
+
+
+WIDE_MODES = frozenset({"I;16", "I;16L", "I;16B", "I;16N", "I"})
+"""Pillow's modes for 16-bit (and 32-bit integer) grey images, such as a 16-bit PNG: converted
+to RGB as they are, every value above 255 would turn white."""
+
+
+def _as_rgb(image: Image.Image) -> np.ndarray:
+    """The image's pixels as 8-bit RGB; 16-bit grey scaled down to 8 bits, not clipped."""
+    if image.mode in WIDE_MODES:
+        grey = np.asarray(image, dtype=np.int64)
+        top = 65535 if image.mode != "I" or int(grey.max(initial=0)) > 255 else 255
+        grey = np.clip(grey * 255 // top, 0, 255).astype(np.uint8)
+        return np.repeat(grey[:, :, None], 3, axis=2)
+    return np.asarray(image.convert("RGB"))
 
 
 def _from_array(array: np.ndarray, source: str | None) -> np.ndarray:
