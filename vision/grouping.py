@@ -110,23 +110,26 @@
    side); rack tiers lie 0.75-1.17 extents apart, neighbouring meld rows from 0.82 up.
 7. **Rows of strays** (cards and tiles, once the rows are read; the scanner): a row that reads
    invalid and in which at least ``STRAY_ROW_MIN`` pieces, and ``STRAY_ROW_SHARE`` of them,
-   belong to no one run or set wherever they lie (:func:`vision.repair.strays`) is a hand too: a
-   hand laid down straight (no turning cards to tell it by), a rack's tier whose other tier is
-   out of the photo or does not overlap it. A meld laid with one mistake holds one stray at most,
-   and so does one out of order or with a gap, which step 6's changes count as several. Session
-   33, cached readings, melds read exactly unchanged on every set: rack tiles put in melds
-   `dev_tiles` 240 -> 46 of 1,560, `dev_tiles_12mp` 219 -> 47 of 1,607, held out `test_tiles`
-   106 -> 34 of 758, `test_tiles_12mp` 126 -> 20 of 728, `test_tile_fonts` 133 -> 31 of 1,086,
-   meld precision 0.858 -> 0.889, 0.880 -> 0.907, 0.827 -> 0.846, 0.861 -> 0.887, 0.870 ->
-   0.895; hand cards put in melds `dev_cards` 149 -> 48 of 1,146, `dev_cards_12mp` 164 -> 77 of
-   1,245, held out `test_cards` 86 -> 33 of 919, `test_cards_12mp` 143 -> 51 of 952,
-   `test_decks` 167 -> 63 of 1,064, meld precision 0.785 -> 0.799, 0.833 -> 0.841, 0.775 ->
-   0.791, 0.791 -> 0.800, 0.666 -> 0.678. No exactly read meld holds two strays. What it costs:
-   a row that is mostly one meld's pieces, misread or joined to another meld, is shown as loose
-   pieces rather than as an invalid meld (on the development scenes 9 of the 57 card rows it
-   takes, 7 of the 74 tile rows with the tile val sets). A share of 0.3 takes the same rows,
-   0.5 leaves 178 rack tiles in melds on the tile development and val sets instead of 99; at
-   least 3 strays leaves 168; 1 would take rows of two pieces a third could make a meld.
+   belong to no one run or set wherever they lie, sets as the table's rules allow them
+   (:func:`vision.repair.strays`), is a hand too: a hand laid down straight (no turning cards to
+   tell it by), a rack's tier whose other tier is out of the photo or does not overlap it. A
+   meld laid with one mistake holds one stray at most, and so does one out of order or with a
+   gap, which step 6's changes count as several. Session 33, cached readings (tiles judged by
+   Burako's rules, whose sets may repeat a colour and whose 2s are wild), melds read exactly
+   unchanged on every set: rack tiles put in melds `dev_tiles` 240 -> 77 of 1,560,
+   `dev_tiles_12mp` 219 -> 79 of 1,607, held out `test_tiles` 106 -> 39 of 758,
+   `test_tiles_12mp` 126 -> 20 of 728, `test_tile_fonts` 133 -> 54 of 1,086, meld precision
+   0.858 -> 0.884, 0.880 -> 0.904, 0.827 -> 0.843, 0.861 -> 0.884, 0.870 -> 0.887; hand cards
+   put in melds `dev_cards` 149 -> 48 of 1,146, `dev_cards_12mp` 164 -> 77 of 1,245, held out
+   `test_cards` 86 -> 33 of 919, `test_cards_12mp` 143 -> 51 of 952, `test_decks` 167 -> 63 of
+   1,064, meld precision 0.785 -> 0.799, 0.833 -> 0.841, 0.775 -> 0.791, 0.791 -> 0.800, 0.666
+   -> 0.678. No exactly read meld holds two strays. What it costs: a row that is mostly one
+   meld's pieces, misread or joined to another meld, is shown as loose pieces rather than as an
+   invalid meld (on the development scenes 9 of the 57 card rows it takes; 6 of the 63 tile rows
+   with the tile val sets). Loose pieces (hand, discard, rack, loose) put in melds on the
+   development and val sets, cards / tiles: none taken 525 / 591, this rule 255 / 262; a share of
+   0.3 240 / 224 (0.25: tiles 197), 0.5 304 / 340, at least 3 strays 333 / 342. A lower share
+   takes longer rows with two misread pieces too, which a player mends more easily as a meld.
 """
 
 from __future__ import annotations
@@ -226,12 +229,12 @@ RACK_PARALLEL_DEG = 12.0
 RACK_TIER = 1.2
 """Rows closer than this many tiles' extents across their direction can be a rack's two tiers."""
 RACK_CHANGES = 0.34
+"""... if each needs more than this share of its tiles changed to be a run or a group."""
 STRAY_ROW_MIN = 2
 """An invalid row holding at least this many pieces that belong to no one meld
 (:func:`vision.repair.strays`)..."""
 STRAY_ROW_SHARE = 0.4
 """...and at least this share of its pieces is a hand or a rack's tier, not a meld (step 7)."""
-"""... if each needs more than this share of its tiles changed to be a run or a group."""
 DIAGONAL_DEG = (20.0, 80.0)
 """Seen from one corner index (its own right and down axes), the card's other index lies down
 and to the right, at a bearing from the right axis in this range (about 50 degrees for a card

@@ -512,26 +512,29 @@ def tile_changes(codes: Sequence[str]) -> int:
     return best
 
 
-def strays(codes: Sequence[str], tiles: bool) -> int:
+def strays(codes: Sequence[str], rules: Rules) -> int:
     """How many of a row of pieces belong to no one run or set, wherever they lie along it: the
     pieces left when the most that share a suit or colour (one of each rank or number) or a rank
-    or number are taken out. A set of tiles holds each colour once; a set of cards may hold a
-    suit twice (two decks). Wilds fit anywhere: jokers, and a card's 2s (a 2 may also be a natural
-    2 in a run). A meld laid with one mistake, out of order or with a gap has none or one; a
-    rack's tiers or a hand, in no order, many. Unlike :func:`tile_changes` it does not count a
-    piece out of its place, so a run with a gap or two pieces swapped reads as laid by a player."""
+    or number (a set as ``rules`` allow it: its suits or colours distinct or not, so many at
+    most) are taken out. Wilds fit anywhere: jokers, and 2s where they are wild (a 2 may also be
+    a natural 2 in a run). A meld laid with one mistake, out of order or with a gap has none or
+    one; a rack's tiers or a hand, in no order, many. Unlike :func:`tile_changes` it does not
+    count a piece out of its place, so a run with a gap or two pieces swapped reads as laid by a
+    player."""
+    tiles = rules.pieces is PieceKind.TILES
     runs: dict[str, set[str]] = {}  # suit or colour -> its ranks or numbers
     sets: dict[str, list[str]] = {}  # rank or number -> its suits or colours
     counted = 0
     for code in codes:
-        if code == "JK" or (not tiles and code[:-1] == "2"):
+        kind, rank = (code[:1], code[1:]) if tiles else (code[-1:], code[:-1])
+        if code == "JK" or (rules.twos_wild and rank == "2"):
             continue
         counted += 1
-        kind, rank = (code[:1], code[1:]) if tiles else (code[-1:], code[:-1])
         runs.setdefault(kind, set()).add(rank)
         sets.setdefault(rank, []).append(kind)
     if not counted:
         return 0
-    in_set = max(min(4, len(set(k))) if tiles else len(k) for k in sets.values())
-    fit = max(in_set, max(len(ranks) for ranks in runs.values()))
+    caps = [c for c in (rules.set_max_size, rules.set_max_naturals) if c is not None]
+    in_set = max(len(set(k)) if rules.set_distinct else len(k) for k in sets.values())
+    fit = max(min([in_set, *caps]), max(len(ranks) for ranks in runs.values()))
     return counted - fit

@@ -609,8 +609,7 @@ def assemble(
         for m in melds
         if not m.verdict.valid
         and m.pieces not in racked
-        and (odd := strays([final[i][0] for i in m.pieces], kind is ScanKind.TILES))
-        >= grouping.STRAY_ROW_MIN
+        and (odd := strays([final[i][0] for i in m.pieces], table_rules)) >= grouping.STRAY_ROW_MIN
         and odd >= grouping.STRAY_ROW_SHARE * len(m.pieces)
     ]
     if racked:

@@ -551,7 +551,7 @@ def test_a_lone_row_of_unordered_tiles_is_a_racks_tier_not_a_meld() -> None:
         "R3 R4 R6 R7",  # a gap
         "B2 B3 B4 B5 B7 B8 B9 B10",  # a gap: four tiles out of their places
         "Y5 Y4 Y3 Y6 Y2 Y1",  # two tiles swapped
-        "K9 B9 B9",  # a colour twice
+        "K9 B9 R8",  # a tile of another number
         "R5 R6 K7 R8 R9",  # one tile of another colour
         "K2 Y9 K7",  # three tiles, one a stray: too few to tell from a meld laid wrong
     ],

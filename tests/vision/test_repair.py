@@ -355,8 +355,23 @@ def test_a_repair_pays_for_each_piece_it_makes_a_wild() -> None:
 def test_strays_counts_the_tiles_no_one_meld_holds_wherever_they_lie(
     row: str, odd: int, changes: int
 ) -> None:
-    assert strays(row.split(), tiles=True) == odd
+    # tile Rummy: a set's colours all differ, four at most, and a 2 is no wild
+    assert strays(row.split(), Rules.preset("rummy-003")) == odd
     assert tile_changes(row.split()) == changes
+
+
+@pytest.mark.parametrize(
+    ("row", "burako", "rummy"),
+    [
+        ("K5 B5 B5", 0, 1),  # Burako's sets may repeat a colour (two of each tile)
+        ("R7 R7 B7 B7 K9", 1, 3),
+        ("K5 B5 R5 Y5 K5", 0, 1),  # ... and hold more than four
+        ("R2 K9 B13", 1, 2),  # Burako's 2s are wild
+    ],
+)
+def test_strays_counts_a_set_as_the_table_rules_allow_it(row: str, burako: int, rummy: int) -> None:
+    assert strays(row.split(), Rules.preset("burako-003")) == burako
+    assert strays(row.split(), Rules.preset("rummy-003")) == rummy
 
 
 @pytest.mark.parametrize(
@@ -372,4 +387,4 @@ def test_strays_counts_the_tiles_no_one_meld_holds_wherever_they_lie(
     ],
 )
 def test_strays_counts_the_cards_no_one_meld_holds(row: str, odd: int) -> None:
-    assert strays(row.split(), tiles=False) == odd
+    assert strays(row.split(), Rules.preset("burraco-fibur")) == odd
