@@ -127,6 +127,11 @@ def _describe(result: Any) -> str:
             f"  the photo looks shaken (shake {result.shake:.2f}): pieces may be misread or "
             "missed; hold the phone still and take it again"
         )
+    if result.colourless:
+        lines.append(
+            "  the photo is black and white: red and black (the tiles' colours) cannot be told "
+            "apart, so every piece's suit or colour is a guess; take it again in colour"
+        )
     if result.afar:
         lines.append(
             f"  the cards are small in this photo (median {result.piece_size:.1%} of its long "

@@ -26,6 +26,7 @@ read right when such a piece has its code. A lost meld had a piece *missed*, a p
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import Counter
 from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
@@ -389,9 +390,10 @@ class ReadingCache:
                 timing = dict(zip(data["stages"].tolist(), data["ms"].tolist(), strict=True))
                 width, height = (int(v) for v in data["size"])
                 kind = ScanKind(str(data["kind"]))
+                colour = float(data["colour"]) if "colour" in data.files else math.nan
                 return Reading(
                     dets, kind, width, height, timing, float(data["shake"]),
-                    self.scanner.count_copies,
+                    self.scanner.count_copies, colour,
                 )  # fmt: skip
         reading = self.scanner.read(pixels, kind, path=str(photo))
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -401,7 +403,7 @@ class ReadingCache:
             part, xyxy=d.xyxy, confidence=d.confidence, coarse=d.coarse, faces=d.faces, up=d.up,
             kind=reading.kind.value, size=np.array([reading.width, reading.height]),
             stages=np.array(list(reading.timing)), ms=np.array(list(reading.timing.values())),
-            shake=reading.shake,
+            shake=reading.shake, colour=reading.colour,
         )  # fmt: skip
         part.replace(file)  # a run killed while writing leaves no truncated reading behind
         return reading

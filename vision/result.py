@@ -8,7 +8,7 @@ from typing import Any
 
 from scorer import Verdict
 from vision.afar import afar, piece_size
-from vision.quality import shaken
+from vision.quality import colourless, shaken
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +67,22 @@ class ScanResult:
     shake: float = math.nan
     """How much the hand moved while the photo was taken (:func:`vision.quality.shake`: 1 for
     not at all, NaN where too few pieces could be measured)."""
+    colour: float = math.nan
+    """How much colour the photo holds (:func:`vision.quality.colour_level`: 0 for black and
+    white; NaN where not measured)."""
 
     @property
     def shaken(self) -> bool:
         """Whether the photo looks taken by a moving hand, enough to misread cards: worth
         taking again."""
         return shaken(self.shake, self.kind)
+
+    @property
+    def colourless(self) -> bool:
+        """Whether the photo is black and white: red cards read as black ones and tiles'
+        colours cannot be told, so every piece but a joker is uncertain; worth taking again in
+        colour."""
+        return colourless(self.colour)
 
     @property
     def piece_size(self) -> float:
@@ -104,6 +114,7 @@ class ScanResult:
             "shaken": self.shaken,
             "shake": None if math.isnan(self.shake) else round(self.shake, 2),
             "afar": self.afar,
+            "colourless": self.colourless,
             "piece_size": None if math.isnan(size := self.piece_size) else round(size, 4),
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }

@@ -29,7 +29,16 @@ from vision.facing import facing
 from vision.gaps import fill_gaps
 from vision.light import balance, even_out, expose, for_detector, noise_level
 from vision.photo import PhotoInput, read_photo
-from vision.quality import MIN_SMEAR, deconvolve, line_kernel, shake, shaken, smear
+from vision.quality import (
+    MIN_SMEAR,
+    colour_level,
+    colourless,
+    deconvolve,
+    line_kernel,
+    shake,
+    shaken,
+    smear,
+)
 from vision.recogniser import OnnxClassifier
 from vision.repair import (
     SURE,
@@ -260,6 +269,7 @@ class Scanner:
             and noise_level(image, self.detector.imgsz) > self.config.noise_floor
         ):
             seen = for_detector(image, self.detector.imgsz, self.config.dark_blur)
+        colour = colour_level(image)
         t1 = time.perf_counter()
         timing["decode"] = (t1 - t0) * 1000
         dets = self.detector.detect(seen)
@@ -292,6 +302,7 @@ class Scanner:
             timing,
             moved,
             self.count_copies,
+            colour,
         )
 
     def _recognise(
@@ -339,12 +350,14 @@ class Reading:
     """How much the hand moved, read from the pieces' edges (:func:`vision.quality.shake`)."""
     count_copies: bool = True
     """As the scanner's :attr:`Scanner.count_copies`."""
+    colour: float = math.nan
+    """How much colour the photo holds (:func:`vision.quality.colour_level`)."""
 
     def assemble(self, rules: Rules | None = None, path: str = "") -> ScanResult:
         """Grouping, repair and verdicts (no model): the scan of this reading."""
         return assemble(
             self.dets, self.kind, rules, path, self.width, self.height, dict(self.timing),
-            time.perf_counter(), self.shake, self.count_copies,
+            time.perf_counter(), self.shake, self.count_copies, self.colour,
         )  # fmt: skip
 
 
@@ -533,6 +546,7 @@ def assemble(
     started: float,
     shake: float = math.nan,
     count_copies: bool = True,
+    colour: float = math.nan,
 ) -> ScanResult:
     """Group read detections into physical pieces and melds, judge each meld (pure, no model)."""
     dets = drop_jokers_beside_corners(dets)
@@ -617,6 +631,7 @@ def assemble(
         unassigned = tuple(sorted({*unassigned, *(i for row in racked for i in row)}))
         melds = [m for m in melds if m.pieces not in racked]
     pieces = []
+    grey = colourless(colour)
     for i, boxes in enumerate(g.pieces):
         code, p = final[i]
         det = boxes[0]
@@ -628,12 +643,13 @@ def assemble(
                 conf,
                 "tile" if dets.kind[det] else "card",
                 tuple(o for o in piece_choice[i].options if o[0] != code),
-                p < SURE,
+                # a colourless photo: a card's suit (red or black) or a tile's colour is a guess
+                p < SURE or (grey and code != grouping.JOKER_CODE),
             )
         )
     timing["score"] = (time.perf_counter() - t_group) * 1000
     timing["total"] = sum(v for k, v in timing.items() if k != "total")
     return ScanResult(
         path, width, height, kind.value, tuple(pieces), tuple(melds), unassigned, timing, hands,
-        shake,
+        shake, colour,
     )  # fmt: skip

@@ -140,6 +140,18 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "Fotografija izgleda mutno od pokreta: neke karte možda su krivo pročitane ili "
         "nedostaju. Mirno držite mobitel i snimite ponovno.",
     ),
+    "scan.colourless": (
+        "The photo is black and white: red and black (the tiles' colours) cannot be told apart, "
+        "so every suit or colour is a guess. Take it again in colour.",
+        "La foto è in bianco e nero: rosso e nero (i colori delle tessere) non si distinguono, "
+        "quindi ogni seme o colore è un'ipotesi. Scattala di nuovo a colori.",
+        "La foto es en blanco y negro: el rojo y el negro (los colores de las fichas) no se "
+        "distinguen, así que cada palo o color es una suposición. Sacala de nuevo en color.",
+        "התמונה בשחור-לבן: אי אפשר להבחין בין אדום לשחור (ובצבעי האבנים), כך שכל צורה או צבע "
+        "הם ניחוש. צלמו שוב בצבע.",
+        "Fotografija je crno-bijela: crvena i crna (boje pločica) ne mogu se razlikovati, pa je "
+        "svaka boja nagađanje. Snimite ponovno u boji.",
+    ),
     "scan.afar": (
         "The cards are small in this photo: some may be misread or missed. Photograph each "
         "side's melds closer.",

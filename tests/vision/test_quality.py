@@ -1,4 +1,5 @@
-"""Shake: motion blur told from the edges of the pieces, not from lens blur or their number."""
+"""Shake: motion blur told from the edges of the pieces, not from lens blur or their number;
+colour: a black and white photo told from a colour one."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import numpy as np
 import pytest
 
 from vision.quality import (
+    COLOURLESS,
     MIN_SMEAR,
     SHAKEN,
+    colour_level,
+    colourless,
     deconvolve,
     line_kernel,
     shake,
@@ -132,3 +136,18 @@ def test_deconvolving_by_the_smear_gives_back_the_sharp_edges() -> None:
     assert shake(sharp, boxes) < 1.3 < shake(smeared, boxes)  # no preferred direction left
     grey = deconvolve(cv2.cvtColor(smeared, cv2.COLOR_RGB2GRAY), kernel, 0.01)
     assert grey.shape == image.shape[:2]
+
+
+def test_a_black_and_white_photo_holds_no_colour_and_a_colour_one_does() -> None:
+    rng = np.random.default_rng(4)
+    grey = np.repeat(rng.integers(0, 256, (1512, 2016, 1), dtype=np.uint8), 3, axis=2)
+    assert colour_level(grey) == 0.0 and colourless(colour_level(grey))
+    # a grey table with a few red indexes, a small share of its pixels: colour still told
+    table = np.full((1512, 2016, 3), 128, np.uint8)
+    for k in range(12):
+        table[600:640, 100 + 150 * k : 124 + 150 * k] = (200, 30, 40)  # 0.4 % of the photo
+    assert colour_level(table) > 4 * COLOURLESS and not colourless(colour_level(table))
+    # a grey JPEG decodes with no colour either, and NaN (not measured) is never colourless
+    ok, data = cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, 60])
+    assert ok and colourless(colour_level(cv2.imdecode(data, cv2.IMREAD_COLOR)))
+    assert not colourless(math.nan)

@@ -142,6 +142,25 @@ def test_the_real_card_fans_taken_by_a_moving_hand_are_read_with_the_smear_taken
     assert served[3] > smeared[3] + 0.02, (served, smeared)
 
 
+def test_a_black_and_white_photo_is_reported_and_its_suits_left_uncertain(
+    scanner: Scanner, real: Path
+) -> None:
+    """The real fans in grey read every red card as a black one (session 33: 50 right, 37
+    false): the scan says so (``colourless``) and marks every piece but a joker uncertain, where
+    the fans as taken are not colourless."""
+    from vision.photo import load_photo
+
+    for image, _ in _fans(real):
+        photo = load_photo(image)
+        taken = scanner.scan(photo, "cards")
+        assert not taken.colourless and taken.colour > 40
+        grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
+        result = scanner.scan(grey, "cards")
+        assert result.colourless and result.to_json()["colourless"] is True
+        assert len(result.pieces) > 30
+        assert set(result.uncertain) == {i for i, p in enumerate(result.pieces) if p.code != "JK"}
+
+
 # a held-out real photo of a whole tile set laid out in rows (54 tiles, about 40 px each)
 GRID_PHOTO = "rummikub-tiles/images/rummy-7_jpeg.rf.cdf64da895b682c459eb0aaea3d76178.jpg"
 

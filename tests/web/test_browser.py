@@ -424,6 +424,31 @@ def test_a_table_from_afar_asks_for_each_side_closer(
     assert ada.locator("p.notice.afar").count() == 1  # each side keeps its own notice
 
 
+def test_a_black_and_white_photo_says_its_suits_are_guesses(
+    server: str, page: object, tmp_path: Path
+) -> None:
+    """The real fan in grey on the dispute page (in Spanish), the real tiles in grey on a Burako
+    round's side: each says the photo is black and white and keeps what was read; the fan in
+    colour says nothing (the afar test)."""
+    import cv2
+
+    grey, tiles = tmp_path / "grey.jpg", tmp_path / "tiles.jpg"
+    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imread(str(REAL_FAN)), cv2.COLOR_BGR2GRAY))
+    cv2.imwrite(str(tiles), cv2.cvtColor(cv2.imread(str(REAL_TILES)), cv2.COLOR_BGR2GRAY))
+    p = page
+    p.goto(f"{server}/check?lang=es")  # type: ignore[attr-defined]
+    p.set_input_files("#check-photo", str(grey))  # type: ignore[attr-defined]
+    p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
+    notice = p.locator("#verdict p.notice.colourless").inner_text()  # type: ignore[attr-defined]
+    assert "blanco y negro" in notice
+    p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.photo-input").set_input_files(str(tiles))
+    ada.locator("p.notice.colourless", has_text="black and white").wait_for(timeout=60_000)
+    assert ada.locator(".photo svg .box").count() >= 8  # what could be read is kept
+
+
 def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: object) -> None:
     p = page
     p.goto(f"{server}/check?lang=en")  # type: ignore[attr-defined]

@@ -318,6 +318,7 @@ function roundPage() {
     if (side.error) box.append(el("p", { class: "error" }, side.error));
     if (side.shaken) box.append(el("p", { class: "notice shaken" }, t("scan.shaken")));
     if (side.afar) box.append(el("p", { class: "notice afar" }, t("scan.afar")));
+    if (side.colourless) box.append(el("p", { class: "notice colourless" }, t("scan.colourless")));
     if (side.photo) box.append(renderPhoto(side, s));
 
     box.append(el("h3", {}, t("round.melds")));
@@ -459,6 +460,7 @@ function roundPage() {
       if (photo.scan_error) side.error = photo.scan_error;
       side.shaken = Boolean(photo.scan && photo.scan.shaken);
       side.afar = Boolean(photo.scan && photo.scan.afar);
+      side.colourless = Boolean(photo.scan && photo.scan.colourless);
       use(photo);
     } catch (error) {
       side.error = error.message;
@@ -686,10 +688,11 @@ function checkPage() {
 
   let shaken = false; // the meld was read from a photo that looks taken by a moving hand
   let afar = false; // ... or from one that shows its cards too small to read reliably
-  $("#meld").addEventListener("input", () => { shaken = afar = false; }); // typed: no photo to retake
+  let colourless = false; // ... or from a black and white one: suits and colours are guesses
+  $("#meld").addEventListener("input", () => { shaken = afar = colourless = false; }); // typed: no photo to retake
   photo.addEventListener("change", async () => {
     if (!photo.files[0]) return;
-    shaken = afar = false;
+    shaken = afar = colourless = false;
     out.hidden = false;
     out.replaceChildren(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     const body = new FormData();
@@ -699,6 +702,7 @@ function checkPage() {
       const scan = await api("POST", "/api/scan", body);
       shaken = scan.shaken;
       afar = Boolean(scan.afar);
+      colourless = Boolean(scan.colourless);
       const meld = scan.melds.length ? scan.melds[0].pieces.map((i) => scan.pieces[i].code) : scan.pieces.map((p) => p.code);
       $("#meld").value = meld.join(" ");
       $("#ordered").checked = scan.melds.length > 0;
@@ -721,6 +725,7 @@ function checkPage() {
         el("p", { id: "verdict-reason" }, verdictText(verdict)),
       ];
       if (afar) nodes.unshift(el("p", { class: "notice afar" }, t("scan.afar")));
+      if (colourless) nodes.unshift(el("p", { class: "notice colourless" }, t("scan.colourless")));
       if (shaken) nodes.unshift(el("p", { class: "notice shaken" }, t("scan.shaken")));
       const piece = splitCodes($("#add-piece").value)[0];
       if (piece && verdict.valid) {
