@@ -96,6 +96,17 @@ def burako_round_for_ada_and_bo(p: object, target: int | None = None) -> None:
     p.click("#enter-round")  # type: ignore[attr-defined]
 
 
+def side_notice(p: object, server: str, lang: str, photo: Path, notice: str, text: str) -> int:
+    """A Burako round of Ada and Bo (page in ``lang``), Ada's side given ``photo``: once it shows
+    its ``notice`` saying ``text``, how many pieces the photo shows boxed."""
+    p.goto(f"{server}/games/new?lang={lang}")  # type: ignore[attr-defined]
+    burako_round_for_ada_and_bo(p)
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.photo-input").set_input_files(str(photo))
+    ada.locator(f"p.notice.{notice}", has_text=text).wait_for(timeout=60_000)
+    return int(ada.locator(".photo svg .box").count())
+
+
 def bos_hand_when_ada_closes(p: object, first: str) -> list[str]:
     """In a Burako round of Ada and Bo: Ada lays a run, takes the pot and closes, so Bo's hand
     counts against Bo; the codes (sorted) of Bo's hand line on the live sheet, the one that
@@ -378,13 +389,8 @@ def test_a_round_photo_taken_by_a_moving_hand_asks_to_be_taken_again(
     tiles = cv2.imread(str(REAL_TILES))
     smeared = tmp_path / "smeared.jpg"  # 12 px sideways on 640: tiles are still read
     cv2.imwrite(str(smeared), cv2.filter2D(tiles, -1, np.full((1, 12), 1 / 12, np.float32)))
-    p = page
-    p.goto(f"{server}/games/new?lang=it")  # type: ignore[attr-defined]
-    burako_round_for_ada_and_bo(p)
-    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
-    ada.locator("input.photo-input").set_input_files(str(smeared))
-    ada.locator("p.notice.shaken", has_text="Tieni fermo il telefono").wait_for(timeout=60_000)
-    assert ada.locator(".photo svg .box").count() >= 8  # what could be read is kept
+    # what could be read is kept
+    assert side_notice(page, server, "it", smeared, "shaken", "Tieni fermo il telefono") >= 8
 
 
 def test_a_table_from_afar_asks_for_each_side_closer(
@@ -441,12 +447,7 @@ def test_a_black_and_white_photo_says_its_suits_are_guesses(
     p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
     notice = p.locator("#verdict p.notice.colourless").inner_text()  # type: ignore[attr-defined]
     assert "blanco y negro" in notice
-    p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
-    burako_round_for_ada_and_bo(p)
-    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
-    ada.locator("input.photo-input").set_input_files(str(tiles))
-    ada.locator("p.notice.colourless", has_text="black and white").wait_for(timeout=60_000)
-    assert ada.locator(".photo svg .box").count() >= 8  # what could be read is kept
+    assert side_notice(p, server, "en", tiles, "colourless", "black and white") >= 8
 
 
 def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: object) -> None:
