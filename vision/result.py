@@ -115,6 +115,7 @@ class ScanResult:
             "shake": None if math.isnan(self.shake) else round(self.shake, 2),
             "afar": self.afar,
             "colourless": self.colourless,
+            "colour": None if math.isnan(self.colour) else round(self.colour, 1),
             "piece_size": None if math.isnan(size := self.piece_size) else round(size, 4),
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }

@@ -157,6 +157,7 @@ def test_a_black_and_white_photo_is_reported_and_its_suits_left_uncertain(
         grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
         result = scanner.scan(grey, "cards")
         assert result.colourless and result.to_json()["colourless"] is True
+        assert result.to_json()["colour"] == 0.0 and taken.to_json()["colour"] > 40
         assert len(result.pieces) > 30
         assert set(result.uncertain) == {i for i, p in enumerate(result.pieces) if p.code != "JK"}
 
@@ -378,6 +379,7 @@ def test_scan_json_contract(real: Path, capsys: pytest.CaptureFixture[str]) -> N
         assert set(line) >= {"path", "width", "height", "pieces", "melds", "unassigned"}
         assert line["shaken"] is False and (line["shake"] is None or line["shake"] < 1.6)
         assert line["afar"] is False and line["piece_size"] > 0.1  # tiles are never afar
+        assert line["colourless"] is False and line["colour"] > 40
         assert isinstance(line["timing_ms"], dict)
         n = len(line["pieces"])
         for piece in line["pieces"]:
