@@ -26,7 +26,6 @@ read right when such a piece has its code. A lost meld had a piece *missed*, a p
 from __future__ import annotations
 
 import hashlib
-import math
 from collections import Counter
 from collections.abc import Container, Iterator
 from dataclasses import dataclass, field
@@ -390,10 +389,9 @@ class ReadingCache:
                 timing = dict(zip(data["stages"].tolist(), data["ms"].tolist(), strict=True))
                 width, height = (int(v) for v in data["size"])
                 kind = ScanKind(str(data["kind"]))
-                colour = float(data["colour"]) if "colour" in data.files else math.nan
                 return Reading(
                     dets, kind, width, height, timing, float(data["shake"]),
-                    self.scanner.count_copies, colour,
+                    self.scanner.count_copies, float(data["colour"]),
                 )  # fmt: skip
         reading = self.scanner.read(pixels, kind, path=str(photo))
         self.folder.mkdir(parents=True, exist_ok=True)

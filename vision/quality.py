@@ -71,11 +71,12 @@ colour photo's noise does not read as colour and a piece's coloured ink still do
 COLOURLESS = 8.0
 """A photo whose colour (:func:`colour_level`) is under this is reported colourless: a black and
 white photo, in which a red card reads as a black one and a tile's colour cannot be told.
-Session 33: the 521 real photos here that show pieces measure 46 and up (45 under JPEG quality
-25, 47 in the bench's dark room), every fifth photo of eight generated sets 39 and up; the same
-real photos in grey measure 0 (as a grey JPEG too). The real fans in grey read 50 cards right,
-37 false (F1 0.568 against 0.994): every red card as a black one. It costs about 7 ms a 12 MP
-photo (decoded at 2016 px)."""
+Session 33: the 521 real photos here that show pieces, decoded as the scanner decodes them,
+measure 46 and up as taken and 35 and up under each of `bench/conditions.py`'s conditions (35
+half in a shadow, 45 in the dark room and under JPEG quality 25), every fifth photo of eight
+generated sets 39 and up; the same real photos in grey measure 0 (as a grey JPEG too). The real
+fans in grey read 50 cards right, 37 false (F1 0.568 against 0.994): every red card as a black
+one. It costs about 7 ms a 12 MP photo (decoded at 2016 px)."""
 
 
 def colour_level(image: np.ndarray) -> float:

@@ -472,11 +472,16 @@ def could_meld(codes: Sequence[str], rules: Rules) -> bool:
     return False
 
 
+def _suit_and_rank(code: str, tiles: bool) -> tuple[str, str]:
+    """A piece's suit and rank as its code spells them (a tile's colour and number)."""
+    return (code[:1], code[1:]) if tiles else (code[-1:], code[:-1])
+
+
 def _marks(code: str, tiles: bool) -> set[str]:
     """A piece's suit and rank (a tile's colour and number); none for a joker."""
     if code == "JK":
         return set()
-    return {code[:1], code[1:]} if tiles else {code[-1:], code[:-1]}
+    return set(_suit_and_rank(code, tiles))
 
 
 def tile_changes(codes: Sequence[str]) -> int:
@@ -526,7 +531,7 @@ def strays(codes: Sequence[str], rules: Rules) -> int:
     sets: dict[str, list[str]] = {}  # rank or number -> its suits or colours
     counted = 0
     for code in codes:
-        kind, rank = (code[:1], code[1:]) if tiles else (code[-1:], code[:-1])
+        kind, rank = _suit_and_rank(code, tiles)
         if code == "JK" or (rules.twos_wild and rank == "2"):
             continue
         counted += 1

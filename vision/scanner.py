@@ -605,9 +605,9 @@ def assemble(
     if lone:  # two pieces that no third makes a meld: a pile's or a hand's, not a meld's
         melds = [m for m in melds if m not in lone]
         unassigned = tuple(sorted({*unassigned, *(i for m in lone for i in m.pieces)}))
-    racked: list[tuple[int, ...]] = []
+    aside: list[tuple[int, ...]] = []  # rows that are no meld: a rack's tiers, hands
     if kind is ScanKind.TILES:
-        racked = grouping.rack_tiers(
+        aside = grouping.rack_tiers(
             dets.centres[shown],
             dets.sizes[shown],
             [
@@ -618,18 +618,18 @@ def assemble(
                 >= grouping.RACK_CHANGES * len(m.pieces)
             ],
         )
-    racked += [  # a row most of whose pieces belong to no one meld: a hand, a rack's lone tier
+    aside += [  # a row most of whose pieces belong to no one meld: a hand, a rack's lone tier
         m.pieces
         for m in melds
         if not m.verdict.valid
-        and m.pieces not in racked
+        and m.pieces not in aside
         and (odd := strays([final[i][0] for i in m.pieces], table_rules)) >= grouping.STRAY_ROW_MIN
         and odd >= grouping.STRAY_ROW_SHARE * len(m.pieces)
     ]
-    if racked:
-        hands = hands + tuple(racked)
-        unassigned = tuple(sorted({*unassigned, *(i for row in racked for i in row)}))
-        melds = [m for m in melds if m.pieces not in racked]
+    if aside:
+        hands = hands + tuple(aside)
+        unassigned = tuple(sorted({*unassigned, *(i for row in aside for i in row)}))
+        melds = [m for m in melds if m.pieces not in aside]
     pieces = []
     grey = colourless(colour)
     for i, boxes in enumerate(g.pieces):
