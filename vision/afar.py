@@ -19,6 +19,19 @@ others (as a 12 MP phone takes them, `dev_cards_12mp` alone: 36 photos of 143, 0
 and 0.011 (reported: read at F1 0.874 against 0.955 for 2x2). Tiles are never reported: a
 tile's box is the whole tile, no tile scene of `dev_tiles` and `dev_tiles_12mp` measured under
 0.015, and the 6 under 0.025 read their 22 melds exactly.
+
+A photo with too few pixels shows its pieces small whatever the distance: a thumbnail, a photo
+shrunk by a messenger. Its pieces are a fair share of the photo, so it is not afar, but a piece
+that measures under :data:`LOW_RES_PX` pixels is read badly, so such a photo is reported
+``low_resolution`` (``ScanResult.low_resolution``): the player is asked to send the photo at its
+full size. Measured (session 34, `runs/tiny4.py`, `runs/tiny2.py`): the real fans shrunk so
+that their median corner box measures 16 / 14 / 12 / 10 / 8 / 6 px read at F1 0.977 / 0.938 /
+0.886 / 0.862 / 0.837 / 0.478 (0.994 as taken, 49 px); the development card scenes
+(`dev_cards`, 1280 px) whose median corner measures 12-14 px read 0.774, 14-16 px 0.863, 16-20
+px 0.909. The real tile photos (val) shrunk to 1 / 0.5 / 0.35 / 0.25 / 0.18 / 0.12 of their
+size, pooled by the median tile's box: 16-20 px 0.941, 14-16 px 0.966, 12-14 px 0.839, 10-12 px
+0.587, 8-10 px 0.482. A photo whose shorter side is under the smallest bound cannot hold one
+piece the scanner can read, and is refused (:data:`MIN_PHOTO_SIDE`).
 """
 
 from __future__ import annotations
@@ -32,14 +45,22 @@ AFAR = {"cards": 0.015}
 is reported as taken from afar (``ScanResult.afar``); tiles never are."""
 
 
+LOW_RES_PX = {"cards": 14.0, "tiles": 14.0}
+"""A photo whose median piece (its box's longer side) measures less than this many of the
+photo's pixels is reported as of low resolution (``ScanResult.low_resolution``) unless it is
+afar (a card corner's box holds its index; a tile's box is the whole tile)."""
+MIN_PHOTO_SIDE = int(min(LOW_RES_PX.values()))
+"""A photo whose shorter side is under this many pixels holds no piece the scanner can read:
+it is refused."""
+
+
 def piece_size(boxes: Sequence[Sequence[float]], width: int, height: int) -> float:
     """The median piece's size as a share of the photo's longer side: the longer side of each
     box ``(x1, y1, x2, y2)`` in photo pixels, their median over ``max(width, height)``; NaN
     when there is no box."""
-    if not boxes or max(width, height) <= 0:
+    if max(width, height) <= 0:
         return math.nan
-    sides = [max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes]
-    return statistics.median(sides) / max(width, height)
+    return piece_px(boxes) / max(width, height)
 
 
 def afar(size: float, kind: str) -> bool:
@@ -47,3 +68,19 @@ def afar(size: float, kind: str) -> bool:
     reported as taken from afar."""
     bound = AFAR.get(kind)
     return bound is not None and size < bound  # NaN (no piece) never is
+
+
+def piece_px(boxes: Sequence[Sequence[float]]) -> float:
+    """The median piece's size in pixels: the median of each box's longer side; NaN when there
+    is no box."""
+    if not boxes:
+        return math.nan
+    return statistics.median(max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in boxes)
+
+
+def low_resolution(px: float, size: float, kind: str) -> bool:
+    """Whether a photo of ``kind`` whose median piece measures ``px`` pixels (:func:`piece_px`)
+    and ``size`` of its longer side (:func:`piece_size`) is reported as of low resolution: its
+    pieces too few pixels to be read reliably, though not taken from afar (:func:`afar`)."""
+    bound = LOW_RES_PX.get(kind)
+    return bound is not None and px < bound and not afar(size, kind)  # NaN never is

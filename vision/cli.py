@@ -137,6 +137,11 @@ def _describe(result: Any) -> str:
             f"  the cards are small in this photo (median {result.piece_size:.1%} of its long "
             "side): some may be misread or missed; photograph each side closer"
         )
+    if result.low_resolution:
+        lines.append(
+            f"  the photo has few pixels for its pieces (median {result.piece_px:.0f} px): some "
+            "may be misread or missed; send the photo at its full size"
+        )
     return "\n".join(lines)
 
 

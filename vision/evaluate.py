@@ -81,6 +81,8 @@ class Report:
     """Photos the scanner reported shaken (:attr:`ScanResult.shaken`)."""
     afar: Flagged = field(default_factory=Flagged)
     """Photos the scanner reported taken from afar (:attr:`ScanResult.afar`)."""
+    low_resolution: Flagged = field(default_factory=Flagged)
+    """Photos the scanner reported of too low a resolution (:attr:`ScanResult.low_resolution`)."""
     meld_losses: Counter[str] = field(default_factory=Counter)
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
@@ -90,7 +92,11 @@ class Report:
         self.photos += 1
         flagged = [
             tally
-            for tally, flag in ((self.shaken, result.shaken), (self.afar, result.afar))
+            for tally, flag in (
+                (self.shaken, result.shaken),
+                (self.afar, result.afar),
+                (self.low_resolution, result.low_resolution),
+            )
             if flag
         ]
         for tally in flagged:
@@ -188,6 +194,7 @@ class Report:
             "partly_seen": self.partly_seen,
             "shaken": self.shaken.to_json(),
             "afar": self.afar.to_json(),
+            "low_resolution": self.low_resolution.to_json(),
             "meld_losses": {k: self.meld_losses[k] for k in LOSSES if self.meld_losses[k]},
             "loose_in_melds": {
                 area: {"found": n, "in_melds": self.loose_in_melds[area]}
@@ -234,7 +241,11 @@ class Report:
                     else ""
                 )
             )
-        for what, tally in (("shaken", self.shaken), ("taken from afar", self.afar)):
+        for what, tally in (
+            ("shaken", self.shaken),
+            ("taken from afar", self.afar),
+            ("of low resolution", self.low_resolution),
+        ):
             if tally.photos:
                 lines.append(
                     f"photos reported {what}: {tally.photos}"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer import Verdict
-from vision.afar import afar, piece_size
+from vision.afar import afar, low_resolution, piece_px, piece_size
 from vision.quality import colourless, shaken
 
 
@@ -97,6 +97,19 @@ class ScanResult:
         return afar(self.piece_size, self.kind)
 
     @property
+    def piece_px(self) -> float:
+        """The median piece's size in the photo's pixels (:func:`vision.afar.piece_px`; NaN when
+        no piece was found)."""
+        return piece_px([p.box for p in self.pieces])
+
+    @property
+    def low_resolution(self) -> bool:
+        """Whether the photo has too few pixels for its pieces to be read reliably, though it
+        was not taken from afar (a thumbnail, a photo shrunk by a messenger): worth sending at
+        its full size."""
+        return low_resolution(self.piece_px, self.piece_size, self.kind)
+
+    @property
     def uncertain(self) -> tuple[int, ...]:
         return tuple(i for i, p in enumerate(self.pieces) if p.uncertain)
 
@@ -117,6 +130,8 @@ class ScanResult:
             "colourless": self.colourless,
             "colour": None if math.isnan(self.colour) else round(self.colour, 1),
             "piece_size": None if math.isnan(size := self.piece_size) else round(size, 4),
+            "low_resolution": self.low_resolution,
+            "piece_px": None if math.isnan(px := self.piece_px) else round(px, 1),
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }
 

@@ -20,11 +20,17 @@ import numpy as np
 from scorer import PieceKind as RulesKind
 from scorer import Rules, Suit
 from vision import grouping
+from vision.afar import MIN_PHOTO_SIDE
 from vision.classes import PIECES, Face, PieceKind
 from vision.crops import MARGIN
 from vision.detections import FACE_CODES, NUM_FACES, Detections
 from vision.detector import MIN_IMGSZ, OnnxDetector
-from vision.errors import ModelMissingError, UnknownSettingError, VisionError
+from vision.errors import (
+    ModelMissingError,
+    UnknownSettingError,
+    UnreadablePhotoError,
+    VisionError,
+)
 from vision.facing import facing
 from vision.gaps import fill_gaps
 from vision.light import balance, even_out, expose, for_detector, noise_level
@@ -234,7 +240,8 @@ class Scanner:
     ) -> ScanResult:
         """Scan one photo (bytes, a path or an RGB array).
 
-        Raises :class:`vision.errors.UnreadablePhotoError` for a photo that cannot be decoded.
+        Raises :class:`vision.errors.UnreadablePhotoError` for a photo that cannot be decoded or
+        is too small to hold a piece that can be read (:data:`vision.afar.MIN_PHOTO_SIDE`).
         """
         reading = self.read(photo, kind, path)
         return reading.assemble(rules, path)
@@ -252,6 +259,12 @@ class Scanner:
         timing: dict[str, float] = {}
         t0 = time.perf_counter()
         photo_data = read_photo(photo, path or None, DECODE_MIN_SIDE)
+        if min(photo_data.width, photo_data.height) < MIN_PHOTO_SIDE:
+            raise UnreadablePhotoError(
+                f"too small to read: {photo_data.width}x{photo_data.height} pixels, and a piece "
+                f"needs at least {MIN_PHOTO_SIDE}",
+                path or None,
+            )
         image = photo_data.pixels
         if self.config.balance_cast > 0:
             image = balance(image, self.config.balance_cast)

@@ -164,6 +164,21 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "Karte su premalene na ovoj fotografiji: neke možda su krivo pročitane ili nedostaju. "
         "Snimite kombinacije svake strane izbliza.",
     ),
+    "scan.low_resolution": (
+        "This photo has too few pixels: the pieces are tiny in it, and some may be misread or "
+        "missed. Send the photo at its full size (not a thumbnail or a shrunk copy).",
+        "Questa foto ha troppo pochi pixel: i pezzi sono minuscoli e alcuni potrebbero essere "
+        "letti male o mancare. Invia la foto a grandezza piena (non una miniatura o una copia "
+        "ridotta).",
+        "Esta foto tiene muy pocos píxeles: las piezas se ven diminutas y algunas pueden leerse "
+        "mal o faltar. Mandá la foto en su tamaño completo (no una miniatura ni una copia "
+        "achicada).",
+        "בתמונה יש מעט מדי פיקסלים: הקלפים והאבנים זעירים בה, וייתכן שחלקם נקראו לא נכון או "
+        "חסרים. שלחו את התמונה בגודלה המלא (לא תמונה ממוזערת או עותק מוקטן).",
+        "Ova fotografija ima premalo piksela: komadi su na njoj sitni, pa neki možda su krivo "
+        "pročitani ili nedostaju. Pošaljite fotografiju u punoj veličini (ne minijaturu ni "
+        "smanjenu kopiju).",
+    ),
     "round.melds": ("Melds", "Combinazioni", "Juegos", "סדרות", "Kombinacije"),
     "round.add_meld": (
         "Type a meld",

@@ -237,3 +237,24 @@ def test_the_melds_of_photos_reported_afar_are_counted_apart() -> None:
         report.describe()
     )
     assert "on the others 2/2" in report.describe()
+
+
+def test_the_melds_of_photos_reported_of_low_resolution_are_counted_apart() -> None:
+    """The same photo shrunk six times (boxes of 10 px in a 133x100 photo: 7.5 % of it, not
+    afar, but under ``LOW_RES_PX``) is of low resolution; as it was (60 px) it is not."""
+    report = Report("cards")
+    sharp = _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]])
+    misread = _scan(["5H", "6D", "7H", "9C", "KD"], [[0, 1, 2]])
+    pieces = tuple(
+        replace(p, box=tuple(v / 6 for v in p.box))  # type: ignore[arg-type]
+        for p in misread.pieces
+    )
+    small = replace(misread, pieces=pieces, width=133, height=100)
+    report.add(_truth(), sharp)
+    report.add(_truth(), small)
+    assert not sharp.low_resolution and small.low_resolution and not small.afar
+    assert small.piece_px == pytest.approx(10)
+    assert report.to_json()["low_resolution"] == {"photos": 1, "melds": 1, "melds_exact": 0}
+    assert "photos reported of low resolution: 1 (melds read exactly on them 0/1, on the " in (
+        report.describe()
+    )

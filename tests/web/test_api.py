@@ -294,6 +294,7 @@ def test_photo_is_kept_with_the_game_under_a_generated_name(
         (jpeg()[:200], "damaged or truncated"),
         (big_jpeg()[:400_000], "damaged or truncated"),  # refused by the scanner's decode
         (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
+        (jpeg((10, 10)), "too small to read: 10x10 pixels"),  # no piece fits: refused, not kept
     ],
 )
 def test_unreadable_photo_is_refused_with_a_reason(
@@ -333,8 +334,9 @@ def test_scan_reads_a_real_photo_with_the_bundled_model(client: FlaskClient) -> 
         (b"this is not an image at all", "not an image"),
         (big_jpeg()[:400_000], "damaged or truncated"),  # headers intact, pixels cut short
         (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
+        (jpeg((200, 12)), "too small to read: 200x12 pixels"),
     ],
-    ids=["empty", "not-an-image", "truncated", "heic"],
+    ids=["empty", "not-an-image", "truncated", "heic", "too-small"],
 )
 def test_scan_refuses_an_unreadable_photo_with_a_reason(
     client: FlaskClient, data: bytes, message: str

@@ -430,6 +430,30 @@ def test_a_table_from_afar_asks_for_each_side_closer(
     assert ada.locator("p.notice.afar").count() == 1  # each side keeps its own notice
 
 
+def test_a_thumbnail_asks_for_the_photo_at_full_size(
+    server: str, page: object, tmp_path: Path
+) -> None:
+    """The real fan shrunk from 1200 to 300 px (corners about 12 px: ``vision.afar.LOW_RES_PX``)
+    on the dispute page, the real tiles shrunk to a sixth (tiles about 12 px) on a Burako
+    round's side (in Croatian): each asks for the photo at its full size and keeps what was
+    read; a photo of 10x10 px is refused with its size."""
+    from PIL import Image
+
+    fan, tiles, tiny = tmp_path / "fan.png", tmp_path / "tiles.png", tmp_path / "tiny.png"
+    for photo, out, factor in ((REAL_FAN, fan, 0.25), (REAL_TILES, tiles, 1 / 6)):
+        with Image.open(photo) as image:
+            size = (round(image.width * factor), round(image.height * factor))
+            image.convert("RGB").resize(size, Image.Resampling.LANCZOS).save(out)
+    Image.new("RGB", (10, 10), (200, 180, 150)).save(tiny)
+    p = page
+    assert "at its full size" in check_photo_notice(p, server, fan, "low-resolution")
+    shot(p, "check-low-resolution")
+    assert side_notice(p, server, "hr", tiles, "low-resolution", "punoj veličini") >= 8
+    ada = p.locator(".side-card[data-side=Ada]")  # type: ignore[attr-defined]
+    ada.locator("input.photo-input").set_input_files(str(tiny))
+    ada.locator("p.error", has_text="10x10").wait_for(timeout=60_000)
+
+
 def test_a_black_and_white_photo_says_its_suits_are_guesses(
     server: str, page: object, tmp_path: Path
 ) -> None:

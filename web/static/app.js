@@ -318,6 +318,7 @@ function roundPage() {
     if (side.error) box.append(el("p", { class: "error" }, side.error));
     if (side.shaken) box.append(el("p", { class: "notice shaken" }, t("scan.shaken")));
     if (side.afar) box.append(el("p", { class: "notice afar" }, t("scan.afar")));
+    if (side.lowResolution) box.append(el("p", { class: "notice low-resolution" }, t("scan.low_resolution")));
     if (side.colourless) box.append(el("p", { class: "notice colourless" }, t("scan.colourless")));
     if (side.photo) box.append(renderPhoto(side, s));
 
@@ -460,6 +461,7 @@ function roundPage() {
       if (photo.scan_error) side.error = photo.scan_error;
       side.shaken = Boolean(photo.scan && photo.scan.shaken);
       side.afar = Boolean(photo.scan && photo.scan.afar);
+      side.lowResolution = Boolean(photo.scan && photo.scan.low_resolution);
       side.colourless = Boolean(photo.scan && photo.scan.colourless);
       use(photo);
     } catch (error) {
@@ -688,11 +690,12 @@ function checkPage() {
 
   let shaken = false; // the meld was read from a photo that looks taken by a moving hand
   let afar = false; // ... or from one that shows its cards too small to read reliably
+  let lowResolution = false; // ... or from one with too few pixels for its pieces
   let colourless = false; // ... or from a black and white one: suits and colours are guesses
-  $("#meld").addEventListener("input", () => { shaken = afar = colourless = false; }); // typed: no photo to retake
+  $("#meld").addEventListener("input", () => { shaken = afar = lowResolution = colourless = false; }); // typed: no photo to retake
   photo.addEventListener("change", async () => {
     if (!photo.files[0]) return;
-    shaken = afar = colourless = false;
+    shaken = afar = lowResolution = colourless = false;
     out.hidden = false;
     out.replaceChildren(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     const body = new FormData();
@@ -702,6 +705,7 @@ function checkPage() {
       const scan = await api("POST", "/api/scan", body);
       shaken = scan.shaken;
       afar = Boolean(scan.afar);
+      lowResolution = Boolean(scan.low_resolution);
       colourless = Boolean(scan.colourless);
       const meld = scan.melds.length ? scan.melds[0].pieces.map((i) => scan.pieces[i].code) : scan.pieces.map((p) => p.code);
       $("#meld").value = meld.join(" ");
@@ -725,6 +729,7 @@ function checkPage() {
         el("p", { id: "verdict-reason" }, verdictText(verdict)),
       ];
       if (afar) nodes.unshift(el("p", { class: "notice afar" }, t("scan.afar")));
+      if (lowResolution) nodes.unshift(el("p", { class: "notice low-resolution" }, t("scan.low_resolution")));
       if (colourless) nodes.unshift(el("p", { class: "notice colourless" }, t("scan.colourless")));
       if (shaken) nodes.unshift(el("p", { class: "notice shaken" }, t("scan.shaken")));
       const piece = splitCodes($("#add-piece").value)[0];
