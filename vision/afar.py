@@ -26,14 +26,14 @@ that measures under :data:`LOW_RES_PX` pixels is read badly, so such a photo is 
 ``low_resolution`` (``ScanResult.low_resolution``): the player is asked to send the photo at its
 full size. Measured (session 34, `bench/resolution.py`): the real fans shrunk so that their
 median corner box measures 16 / 14 / 12 / 10 / 8 / 6 px read at F1 0.960 / 0.949 / 0.914 /
-0.804 / 0.812 / 0.507 (0.994 as taken, 48-50 px); the development card scenes (`dev_cards`,
-1280 px: under 19 px they are afar) whose median corner measures 12-14 px read 0.774, 14-16 px 0.863,
-16-20 px 0.909. The real tile photos (val) shrunk to 1 / 0.5 / 0.35 / 0.25 / 0.18 / 0.12 of
-their size, pooled by the median tile's box: 16-20 px 0.981, 14-16 px 0.966, 12-14 px 0.839,
-10-12 px 0.613, 8-10 px 0.519, and 1.000 from 20 px up. Enlarging a shrunk fan twice or three
-times (cubic, Lanczos) before reading read no better (corners of 10 px: F1 0.79-0.83 against
-0.86). A photo whose shorter side is under the smallest bound cannot hold one
-piece the scanner can read, and is refused (:data:`MIN_PHOTO_SIDE`).
+0.804 / 0.812 / 0.507 (0.994 as taken, 48-50 px); the development card scenes
+(`dev_cards`, 1280 px: under 19 px they are afar) whose median corner measures 12-14 px read
+0.774, 14-16 px 0.863, 16-20 px 0.909. The real tile photos (val) shrunk to 1 / 0.5 / 0.35 /
+0.25 / 0.18 / 0.12 of their size, pooled by the median tile's box: 16-20 px 0.981, 14-16 px
+0.966, 12-14 px 0.839, 10-12 px 0.613, 8-10 px 0.519, and 1.000 from 20 px up. Enlarging a
+shrunk fan twice or three times (cubic, Lanczos) before reading read no better (corners of 10
+px: F1 0.79-0.83 against 0.86). A photo whose shorter side is under the smallest bound cannot
+hold one piece the scanner can read, and is refused (:data:`MIN_PHOTO_SIDE`).
 """
 
 from __future__ import annotations

@@ -294,9 +294,10 @@ def test_a_photo_with_too_few_pixels_for_its_pieces_says_so(
 ) -> None:
     """The player is asked for the photo at its full size where its pieces measure under
     ``vision.afar.LOW_RES_PX`` pixels though they fill it (a thumbnail): each real fan shrunk
-    from 1200 to 300 px (median corner about 12 px, read at F1 0.886 against 0.994 as taken,
-    session 34) is reported, as taken (48 px) it is not; the real tiles shrunk so that their
-    median tile measures about 10 px are reported too. Neither is taken from afar."""
+    from 1200 to 300 px (median corner about 12 px, read at F1 0.91 against 0.994 as taken,
+    session 34, ``bench/resolution.py``) is reported, as taken (48 px) it is not; the real
+    tiles shrunk so that their median tile measures about 10 px are reported too. Neither is
+    taken from afar."""
     for image, _truth in _fans(real):
         taken = scanner.scan(image, "cards")
         assert not taken.low_resolution and taken.piece_px > 40, taken.piece_px

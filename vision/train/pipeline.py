@@ -441,8 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     p.add_argument(
         "--device", default="cpu",
-        help="where the nets learn: cpu, or a CUDA device such as cuda:0 (untried here: no "
-        "session has had a GPU to train on yet)",
+        help="where the nets learn: cpu, or a CUDA device such as cuda:0 (on a lent GPU "
+        "machine: docs/gpu.md)",
     )  # fmt: skip
     p.add_argument(
         "--stages", default="generate,sets,detector,classifier,evaluate",
