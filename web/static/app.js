@@ -76,6 +76,13 @@ function pieceChip(code, attrs = {}) {
   return el("button", { type: "button", class: cls, "data-code": code, ...attrs }, pieceLabel(code));
 }
 
+/* What a scan says of its photo that is worth taking it again for (the flags of /api/scan), in
+   the order the notices are shown; each is a p.notice classed by its flag, hyphenated. */
+const SCAN_NOTICES = ["shaken", "afar", "low_resolution", "colourless"];
+const scanNotices = (scan) => (scan ? SCAN_NOTICES.filter((flag) => scan[flag]) : []);
+const noticeNodes = (flags) =>
+  flags.map((flag) => el("p", { class: `notice ${flag.replace("_", "-")}` }, t(`scan.${flag}`)));
+
 function splitCodes(text) {
   return text.replace(/,/g, " ").split(/\s+/).map((s) => s.trim().toUpperCase()).filter(Boolean);
 }
@@ -262,6 +269,7 @@ function roundPage() {
       photo: null,
       away: [],
       found: [],
+      notices: [],
     });
   }
 
@@ -316,10 +324,7 @@ function roundPage() {
     box.append(el("label", { class: "button file" }, t("round.photo"), file));
     if (side.busy) box.append(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     if (side.error) box.append(el("p", { class: "error" }, side.error));
-    if (side.shaken) box.append(el("p", { class: "notice shaken" }, t("scan.shaken")));
-    if (side.afar) box.append(el("p", { class: "notice afar" }, t("scan.afar")));
-    if (side.lowResolution) box.append(el("p", { class: "notice low-resolution" }, t("scan.low_resolution")));
-    if (side.colourless) box.append(el("p", { class: "notice colourless" }, t("scan.colourless")));
+    box.append(...noticeNodes(side.notices));
     if (side.photo) box.append(renderPhoto(side, s));
 
     box.append(el("h3", {}, t("round.melds")));
@@ -459,10 +464,7 @@ function roundPage() {
       const photo = await api("POST", `/api/games/${game.id}/photos`, form);
       state.photos.push(photo.id);
       if (photo.scan_error) side.error = photo.scan_error;
-      side.shaken = Boolean(photo.scan && photo.scan.shaken);
-      side.afar = Boolean(photo.scan && photo.scan.afar);
-      side.lowResolution = Boolean(photo.scan && photo.scan.low_resolution);
-      side.colourless = Boolean(photo.scan && photo.scan.colourless);
+      side.notices = scanNotices(photo.scan);
       use(photo);
     } catch (error) {
       side.error = error.message;
@@ -688,14 +690,11 @@ function checkPage() {
   const rulesSelect = $("#check-rules");
   const photo = $("#check-photo");
 
-  let shaken = false; // the meld was read from a photo that looks taken by a moving hand
-  let afar = false; // ... or from one that shows its cards too small to read reliably
-  let lowResolution = false; // ... or from one with too few pixels for its pieces
-  let colourless = false; // ... or from a black and white one: suits and colours are guesses
-  $("#meld").addEventListener("input", () => { shaken = afar = lowResolution = colourless = false; }); // typed: no photo to retake
+  let notices = []; // what the scan said of the photo the meld was read from (SCAN_NOTICES)
+  $("#meld").addEventListener("input", () => { notices = []; }); // typed: no photo to retake
   photo.addEventListener("change", async () => {
     if (!photo.files[0]) return;
-    shaken = afar = lowResolution = colourless = false;
+    notices = [];
     out.hidden = false;
     out.replaceChildren(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     const body = new FormData();
@@ -703,10 +702,7 @@ function checkPage() {
     body.append("rules", rulesSelect.value);
     try {
       const scan = await api("POST", "/api/scan", body);
-      shaken = scan.shaken;
-      afar = Boolean(scan.afar);
-      lowResolution = Boolean(scan.low_resolution);
-      colourless = Boolean(scan.colourless);
+      notices = scanNotices(scan);
       const meld = scan.melds.length ? scan.melds[0].pieces.map((i) => scan.pieces[i].code) : scan.pieces.map((p) => p.code);
       $("#meld").value = meld.join(" ");
       $("#ordered").checked = scan.melds.length > 0;
@@ -728,10 +724,7 @@ function checkPage() {
         el("div", { class: "chips" }, verdict.reading.map((r) => pieceChip(r.piece, { title: r.wild ? `= ${r.as}` : r.as, disabled: true }))),
         el("p", { id: "verdict-reason" }, verdictText(verdict)),
       ];
-      if (afar) nodes.unshift(el("p", { class: "notice afar" }, t("scan.afar")));
-      if (lowResolution) nodes.unshift(el("p", { class: "notice low-resolution" }, t("scan.low_resolution")));
-      if (colourless) nodes.unshift(el("p", { class: "notice colourless" }, t("scan.colourless")));
-      if (shaken) nodes.unshift(el("p", { class: "notice shaken" }, t("scan.shaken")));
+      nodes.unshift(...noticeNodes(notices));
       const piece = splitCodes($("#add-piece").value)[0];
       if (piece && verdict.valid) {
         const added = await api("POST", "/api/add", { rules, meld: verdict.pieces, piece, ordered: true });
