@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.realdata import fan_cards
+from vision.evaluate import Tally
 from vision.photo import load_photo
 from vision.scanner import Scanner
 
@@ -53,13 +54,12 @@ def main() -> int:
     scanner = Scanner.load(args.models)
     print(f"{len(fans)} photos, {sum(t.total() for _, t in fans)} cards")
     for angle in (float(a) for a in args.angles.split(",")):
-        tp = fp = fn = 0
+        tally = Tally()
         for image, truth in fans:
-            found = Counter(p.code for p in scanner.scan(turned(image, angle), "cards").pieces)
-            right = sum((truth & found).values())
-            tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
-        f1 = 2 * tp / (2 * tp + fp + fn)
-        print(f"turned {angle:5.1f} degrees: right {tp} false {fp} missed {fn} F1 {f1:.4f}")
+            tally.add(
+                truth, Counter(p.code for p in scanner.scan(turned(image, angle), "cards").pieces)
+            )
+        print(f"turned {angle:5.1f} degrees: {tally}")
     return 0
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from datasets.realdata import fan_cards, import_real
 from vision.errors import UnknownSettingError
-from vision.evaluate import Report, iter_truths
+from vision.evaluate import Report, Tally, iter_truths
 from vision.photo import load_photo
 from vision.scanner import Scanner, check_settings
 
@@ -141,10 +141,6 @@ up to 0.03 (session 27: grainy 0.962 with one draw, 0.975 with another), so ``--
 them under that many draws (seeds 0, 1, ...) and sums their counts."""
 
 
-def _f1(tp: int, fp: int, fn: int) -> float:
-    return 2 * tp / max(1, 2 * tp + fp + fn)
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--every", type=int, default=2, help="every n-th real tile val photo")
@@ -201,19 +197,17 @@ def main() -> int:
         out = []
         shaken = 0  # photos the scanner reports taken by a moving hand
         for photos, kind in ((fans, "cards"), (tiles, "tiles")):
-            tp = fp = fn = 0
+            tally = Tally()
             for seed in range(draws):
                 rng = np.random.default_rng(seed)
                 for image, truth in photos:
                     result = scanner.scan(CONDITIONS[name](image, rng), kind)
                     shaken += result.shaken
-                    found = Counter(q.code for q in result.pieces)
-                    right = sum((truth & found).values())
-                    tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
-            out.append((tp, fp, fn))
-        (ct, cf, cm), tiles_counts = out
-        counts = f"({ct}/{cf}/{cm})"
-        line = f"{name:10} {_f1(ct, cf, cm):9.3f} {counts:>21} {_f1(*tiles_counts):9.3f}"
+                    tally.add(truth, Counter(q.code for q in result.pieces))
+            out.append(tally)
+        cards, tiles_tally = out
+        counts = f"({cards.right}/{cards.false}/{cards.missed})"
+        line = f"{name:10} {cards.f1:9.3f} {counts:>21} {tiles_tally.f1:9.3f}"
         line += f" {f'{shaken}/{draws * (len(fans) + len(tiles))}':>7}"
         if scenes:
             report = Report("cards")

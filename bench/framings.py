@@ -19,6 +19,7 @@ from pathlib import Path
 
 import vision.detector
 from datasets.realdata import fan_cards, in_phone_frame
+from vision.evaluate import Tally
 from vision.scanner import Scanner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,18 +45,15 @@ def main() -> int:
           f"{vision.detector.MIN_ENLARGE}")  # fmt: skip
     for setting in (float(s) for s in args.settings.split(",")):
         vision.detector.MIN_ENLARGE = setting
-        tp = fp = fn = 0
+        tally = Tally()
         by_frame: Counter[str] = Counter()
         start = time.perf_counter()
         for aspect, data, truth in photos:
             found = Counter(p.code for p in scanner.scan(data, "cards").pieces)
-            right = sum((truth & found).values())
-            tp, fp, fn = tp + right, fp + found.total() - right, fn + truth.total() - right
-            by_frame[f"{aspect:.2f}"] += right
+            by_frame[f"{aspect:.2f}"] += tally.add(truth, found)
         ms = (time.perf_counter() - start) * 1000 / len(photos)
-        f1 = 2 * tp / (2 * tp + fp + fn)
         frames = " ".join(f"{a}:{n}" for a, n in by_frame.items())
-        print(f"MIN_ENLARGE {setting}: right {tp} false {fp} missed {fn} F1 {f1:.4f}; "
+        print(f"MIN_ENLARGE {setting}: {tally}; "
               f"right by frame {frames}; {ms:.0f} ms per photo")  # fmt: skip
     return 0
 

@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from datasets.realdata import fan_cards
-from vision.evaluate import iter_truths
+from vision.evaluate import Tally, iter_truths
 from vision.photo import load_photo
 from vision.scanner import Scanner
 
@@ -40,17 +40,6 @@ def shrink(image: np.ndarray, factor: float) -> np.ndarray:
     return np.asarray(Image.fromarray(image).resize(size, Image.Resampling.LANCZOS))
 
 
-def tally(truth: Counter[str], found: Counter[str]) -> tuple[int, int, int]:
-    """(right, false, missed) of one photo, as a multiset match."""
-    right = sum((truth & found).values())
-    return right, found.total() - right, truth.total() - right
-
-
-def f1(counts: tuple[int, int, int]) -> str:
-    tp, fp, fn = counts
-    return f"F1 {2 * tp / max(1, 2 * tp + fp + fn):.3f} ({tp}/{fp}/{fn})"
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--corners", default="6,8,10,12,14,16", help="median corner sizes (px)")
@@ -67,15 +56,15 @@ def main(argv: list[str] | None = None) -> int:
         fans.append((pixels, truth, taken.piece_px))
     print("real card fans, median corner as taken: " + ", ".join(f"{px:.1f} px" for *_, px in fans))
     for corner in (float(c) for c in args.corners.split(",")):
-        counts = [0, 0, 0]
+        tally = Tally()
         for pixels, truth, px in fans:
             found = scanner.scan(shrink(pixels, corner / px), "cards")
-            for k, v in enumerate(tally(truth, Counter(q.code for q in found.pieces))):
-                counts[k] += v
-        print(f"  corner {corner:4.1f} px: {f1((counts[0], counts[1], counts[2]))}", flush=True)
+            tally.add(truth, Counter(q.code for q in found.pieces))
+        print(f"  corner {corner:4.1f} px: {tally}", flush=True)
 
     scales = [float(s) for s in args.scales.split(",")]
-    pooled: dict[float, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # right, false, missed, n
+    pooled: dict[float, Tally] = defaultdict(Tally)
+    photos: Counter[float] = Counter()
     for labelled in iter_truths(args.real, "val"):
         if not any(b.is_tile for b in labelled.boxes):
             continue  # the fans are read above
@@ -86,17 +75,12 @@ def main(argv: list[str] | None = None) -> int:
         for scale in scales:
             found = scanner.scan(shrink(pixels, scale), "tiles")
             edge = next((e for e in TILE_BINS if median * scale < e), float("inf"))
-            bin_ = pooled[edge]
-            for k, v in enumerate(
-                tally(Counter(labelled.pieces), Counter(q.code for q in found.pieces))
-            ):
-                bin_[k] += v
-            bin_[3] += 1
+            pooled[edge].add(Counter(labelled.pieces), Counter(q.code for q in found.pieces))
+            photos[edge] += 1
     print(f"real tile photos (val) at scales {args.scales}, by the median tile's box:")
     low = 0.0
     for edge in sorted(pooled):
-        tp, fp, fn, n = pooled[edge]
-        print(f"  {low:3.0f}-{edge:<4} px: {n:3d} photos, {f1((tp, fp, fn))}")
+        print(f"  {low:3.0f}-{edge:<4} px: {photos[edge]:3d} photos, {pooled[edge]}")
         low = edge
     return 0
 

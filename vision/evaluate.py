@@ -49,6 +49,32 @@ lying loose. (A full tile set laid out in a grid is left out: its rows are valid
 
 
 @dataclass
+class Tally:
+    """Right, false and missed pieces summed over photos, each photo a multiset match of the
+    codes read against the true codes (as :class:`Report` counts them, without its per-class
+    split): what the benches that read photos altered some way print."""
+
+    right: int = 0
+    false: int = 0
+    missed: int = 0
+
+    def add(self, truth: Counter[str], found: Counter[str]) -> int:
+        """Count one photo; return how many of its pieces were read right."""
+        right = (truth & found).total()
+        self.right += right
+        self.false += found.total() - right
+        self.missed += truth.total() - right
+        return right
+
+    @property
+    def f1(self) -> float:
+        return 2 * self.right / max(1, 2 * self.right + self.false + self.missed)
+
+    def __str__(self) -> str:
+        return f"F1 {self.f1:.4f} (right/false/missed {self.right}/{self.false}/{self.missed})"
+
+
+@dataclass
 class Flagged:
     """The photos the scanner flagged one way (shaken, taken from afar), with their true melds
     and how many of them were read exactly."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from scorer import PieceKind, Rules, validate_meld
-from vision.evaluate import Report
+from vision.evaluate import Report, Tally
 from vision.result import ScannedMeld, ScannedPiece, ScanResult
 from vision.truth import Truth, TruthBox, turn_truth
 
@@ -54,6 +55,25 @@ def test_a_perfect_scan_scores_one_everywhere() -> None:
     assert out["meld_exact_match"] == 1.0 and out["meld_precision"] == 1.0
     assert out["facing_right"] == 1.0
     assert out["loose_in_melds"] == {"discard": {"found": 2, "in_melds": 0}}
+
+
+def test_the_benches_tally_counts_photos_as_the_report_does() -> None:
+    """``Tally`` (the benches' count) is ``Report``'s multiset match per photo: a misread is
+    false once and missed once, a second copy of a code found once is missed, an extra piece is
+    false; photos add up."""
+    tally, report = Tally(), Report("cards")
+    photos = [
+        (["5H", "6H", "7H", "9C", "KD"], ["5H", "6D", "7H", "9C", "KD"]),
+        (["5H", "5H", "JS"], ["5H", "JS", "QS", "QS"]),
+    ]
+    for k, (true, read) in enumerate(photos):
+        truth = replace(_truth(), pieces=tuple(true))
+        report.add(truth, _scan(read, [] if k else [[0, 1, 2]]))
+        assert tally.add(Counter(true), Counter(read)) == [4, 2][k]
+    assert (tally.right, tally.false, tally.missed) == (6, 3, 2)
+    assert tally.f1 == pytest.approx(report.overall[2]) == pytest.approx(12 / 17)
+    assert str(tally) == "F1 0.7059 (right/false/missed 6/3/2)"
+    assert Tally().f1 == 0.0
 
 
 def test_a_misread_counts_once_as_false_positive_and_once_as_false_negative() -> None:
