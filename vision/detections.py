@@ -99,6 +99,16 @@ class Detections:
         up = self.up if up is None else np.asarray(up, np.float32).reshape(-1)
         return replace(self, faces=np.asarray(faces, np.float32), up=up)
 
+    def joined(self, other: Detections) -> Detections:
+        """These boxes, then ``other``'s."""
+        return Detections(
+            np.concatenate([self.xyxy, other.xyxy]),
+            np.concatenate([self.confidence, other.confidence]),
+            np.concatenate([self.coarse, other.coarse]),
+            np.concatenate([self.faces, other.faces]),
+            np.concatenate([self.up, other.up]),
+        )
+
     def scaled(self, sx: float, sy: float) -> Detections:
         return replace(self, xyxy=self.xyxy * np.array([sx, sy, sx, sy], np.float32))
 

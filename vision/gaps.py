@@ -24,6 +24,32 @@ and 36 on no piece or another (other codes: 17 of 39 right). Without them: melds
 0.8636, 0.8605 -> 0.8614; the real fans framed as phone photos (`bench/framings.py`) 84 -> 74
 false cards, one right card fewer (F1 0.9554 -> 0.9571), the fans as taken and turned the same.
 (Without any gap filling: 124 / 324 / 429 melds, real fans upright 0.983 -> 0.971.)
+
+**Jokers with no mark in their corners** (session 35, :func:`unmarked_jokers`). Some decks
+print nothing in a joker's corners (Adrian Kennard's, held out from training: a jester in the
+middle only), so neither the detector nor the classifier, which read corners, ever finds one,
+and a meld breaks where its joker lies: 5H 6H [joker] 8H 9H reads as 5H 6H and 8H 9H, two
+steps apart. A place one fan step from a card corner on each side, in line (a chain's link two
+steps long, or a chain's end with a corner two steps on whose own line runs on the same way at
+the same step: :func:`flanked_places`), where the classifier then finds no index at all ("not
+a piece"), holds a card that shows no index; in a meld every card shows one but such a joker.
+It joins the detections as a joker at confidence :data:`UNMARKED_JOKER_CONFIDENCE`, is
+reported uncertain, and one the grouping leaves in no meld is dropped. A place the classifier
+reads as a card is gap filling's (above); jokers and the cards of hands (a hand's cards need
+not show their index) make no line. Measured on the whole scanner (`models/metrics.json`;
+without: the same readings with these jokers taken out, `runs/without.py`, gitignored), melds
+read exactly and joker precision / recall: `dev_decks` (a development set made for this: the
+held-out decks, seed 2121) 377 -> 388 of 533, 0.330 / 0.208 -> 0.429 / 0.322; held out
+`test_decks` 406 -> 421 of 561 (0.312 / 0.203 -> 0.432 / 0.345), `test_decks_12mp` 446 -> 462 of
+582. On decks whose jokers are marked, a few corners lost otherwise are taken for such jokers:
+`dev_cards` 522 -> 525 of 643 (0.796 / 0.842 -> 0.799 / 0.860), `test_cards` 533 -> 534 (0.815 /
+0.870 -> 0.803 / 0.876), `dev_cards_12mp` and `test_cards_12mp` the same melds (joker precision
+0.847 -> 0.843, 0.839 -> 0.835), the val sets the same melds and jokers. A joker at a meld's
+end stays unread (nothing lies beyond it to tell its place from the last card's face): 44 of
+the 94 Kennard jokers in `dev_decks`' melds. The real fans read the same as taken and turned
+every way; a weak joker that the judging leaves in no meld (its row set aside as a hand) is
+dropped for that (:func:`vision.scanner.assemble`): one had been added on a hand's straight run
+of the fans turned three quarters.
 """
 
 from __future__ import annotations
@@ -33,6 +59,7 @@ from typing import Protocol
 import numpy as np
 
 from vision import grouping
+from vision.classes import PIECES
 from vision.detections import Detections
 
 GAP_STEP = 1.6
@@ -43,6 +70,8 @@ COVERED = 0.8
 """A place closer than this many box sizes to a detection is already covered."""
 CARD_CORNER = 0
 """The coarse class given to a looked-for box (a card corner; the classifier reads jokers)."""
+CARD_JOKER = 1
+"""The coarse class of a card joker found where no index is (:func:`unmarked_jokers`)."""
 
 
 GAP_LOOKS = 3
@@ -97,6 +126,122 @@ def candidate_boxes(dets: Detections, width: int, height: int) -> np.ndarray:
         for end, inner, size in ((0, 1, s[0]), (-1, -2, s[-1])):
             out = c[end] - c[inner]
             found.append((c[end] + out / (np.linalg.norm(out) + 1e-9) * step, size))
+    return _uncovered(found, dets, width, height)
+
+
+def _read_places(image: np.ndarray, boxes: np.ndarray, reader: Reader) -> Detections:
+    """What the classifier reads at the looked-for places ``boxes`` (as card corners, at
+    :data:`GAP_LOOKS` looks; their confidence is the presence it reads, no detector scored them);
+    a place it reads as no piece is left out."""
+    looked = Detections.from_boxes(boxes, np.ones(len(boxes)), np.full(len(boxes), CARD_CORNER))
+    return reader.read(image, looked, presence=True, looks=GAP_LOOKS)
+
+
+def fill_gaps(
+    image: np.ndarray,
+    dets: Detections,
+    reader: Reader,
+    floor: float,
+) -> Detections:
+    """``dets`` and the missing card corners found in their melds: the looked-for boxes that
+    the classifier reads as a card with presence times face probability of at least ``floor``
+    (their confidence is that presence: no detector scored them)."""
+    h, w = image.shape[:2]
+    boxes = candidate_boxes(dets, w, h)
+    if not len(boxes):
+        return dets
+    read = _read_places(image, boxes, reader)
+    # never a joker: one reads where a card's face shows more often than a joker lies there
+    read = read[(read.read_confidence >= floor) & (np.array(read.codes()) != grouping.JOKER_CODE)]
+    if not len(read):
+        return dets
+    return dets.joined(read)
+
+
+FLANK_TOLERANCE = 0.35
+"""A card corner flanks a place from the far side when it lies within this many fan steps of
+where the next card's corner would (one step past the place, along the chain's line)."""
+FLANK_TURN_DEG = 25.0
+FLANK_STEP = 0.3
+"""The line of cards beyond a gap runs on within ``FLANK_TURN_DEG`` of the near line's direction,
+its step within ``FLANK_STEP`` of the near line's (as a share of it)."""
+UNMARKED_JOKER_CONFIDENCE = 0.29
+"""The confidence given to a card with no index read in a meld's gap (:func:`unmarked_jokers`):
+under :data:`vision.scanner.LONE_JOKER_FLOOR`, so that one left in no meld is dropped."""
+
+
+def flanked_places(dets: Detections, width: int, height: int) -> np.ndarray:
+    """(K, 4) boxes of the places one fan step from a card corner on each side, in line, where
+    no corner was found: a chain's link two steps long, or a chain's end with a card corner two
+    steps further on (the two parts a meld breaks into where one corner is not found)."""
+    # the card corners read as a rank and suit: a joker read weakly is often a picture or a pip
+    # (vision.scanner.drop_jokers_beside_corners), which would make a line of cards where none is
+    cards = np.flatnonzero(~dets.kind & (np.array(dets.codes()) != grouping.JOKER_CODE))
+    if len(cards) < 3:
+        return np.zeros((0, 4), np.float32)
+    sub = dets[cards]
+    g = grouping.group(sub.centres, sub.sizes, sub.codes(), sub.kind, sub.up, sub.faces)
+    shown = np.array([p[0] for p in g.pieces])
+    centres, sizes, up = sub.centres[shown], sub.sizes[shown], sub.up[shown]
+    in_hand = np.zeros(len(shown), bool)
+    in_hand[[i for hand in g.hands for i in hand]] = True
+    lines = [
+        chain
+        for chain in grouping.chains(centres, sizes, np.zeros(len(shown), bool), None, up)
+        if not in_hand[chain].any()  # a hand's cards need not each show an index
+    ]
+    line_of = {i: k for k, chain in enumerate(lines) for i in chain}
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    for chain in lines:
+        if len(chain) < 2:
+            continue
+        c, s = centres[chain], sizes[chain]
+        lengths = np.linalg.norm(np.diff(c, axis=0), axis=1)
+        step = float(np.median(lengths))
+        if step <= 0:
+            continue
+        for k, length in enumerate(lengths):
+            if round(float(length) / step) == 2:
+                found.append(((c[k] + c[k + 1]) / 2, (s[k] + s[k + 1]) / 2))
+        for end, inner in ((0, 1), (-1, -2)):
+            out = c[end] - c[inner]
+            out = out / (np.linalg.norm(out) + 1e-9) * step
+            far = np.linalg.norm(centres - (c[end] + 2 * out), axis=1)
+            q = int(far.argmin())
+            if far[q] > FLANK_TOLERANCE * step or q not in line_of or q in chain:
+                continue
+            if not _continues(centres[lines[line_of[q]]], q, lines[line_of[q]], out):
+                continue
+            a, b = up[chain[end]], up[q]
+            if not (np.isnan(a) or np.isnan(b)) and abs(
+                np.remainder(a - b + np.pi, 2 * np.pi) - np.pi
+            ) > np.radians(grouping.LINK_FACING_DEG):
+                continue
+            found.append(((c[end] + centres[q]) / 2, (s[end] + sizes[q]) / 2))
+    return _uncovered(found, dets, width, height)
+
+
+def _continues(c: np.ndarray, q: int, chain: list[int], out: np.ndarray) -> bool:
+    """Whether the line of cards ``chain`` (centres ``c``), whose end ``q`` lies one step
+    ``out`` past a gap, runs on along ``out`` from ``q`` at about the same step (a lone card
+    does)."""
+    if len(chain) < 2:
+        return True
+    if q not in (chain[0], chain[-1]):
+        return False
+    near, nxt = (c[0], c[1]) if q == chain[0] else (c[-1], c[-2])
+    on = nxt - near
+    step = float(np.linalg.norm(out))
+    length = float(np.linalg.norm(on))
+    cos = float(on @ out) / (length * step + 1e-9)
+    return cos >= np.cos(np.radians(FLANK_TURN_DEG)) and abs(length / step - 1) <= FLANK_STEP
+
+
+def _uncovered(
+    found: list[tuple[np.ndarray, np.ndarray]], dets: Detections, width: int, height: int
+) -> np.ndarray:
+    """The boxes (centre, size) of ``found`` inside the photo that no detection covers, each
+    place once."""
     if not found:
         return np.zeros((0, 4), np.float32)
     side = np.sqrt(np.maximum(dets.sizes.prod(axis=1), 1e-9))
@@ -116,32 +261,28 @@ def candidate_boxes(dets: Detections, width: int, height: int) -> np.ndarray:
         keep.append((centre, size))
     return np.array(
         [[x - w / 2, y - h / 2, x + w / 2, y + h / 2] for (x, y), (w, h) in keep], np.float32
-    )
+    ).reshape(-1, 4)
 
 
-def fill_gaps(
-    image: np.ndarray,
-    dets: Detections,
-    reader: Reader,
-    floor: float,
-) -> Detections:
-    """``dets`` and the missing card corners found in their melds: the looked-for boxes that
-    the classifier reads as a card with presence times face probability of at least ``floor``
-    (their confidence is that presence: no detector scored them)."""
+def unmarked_jokers(image: np.ndarray, dets: Detections, reader: Reader) -> Detections:
+    """``dets`` and a card joker at each place between two corners of a line of cards
+    (:func:`flanked_places`) where the classifier finds no index at all: in a meld every card
+    shows its index there, but a joker of a deck that prints no mark in its corners (a jester's
+    picture in the middle only) shows none."""
     h, w = image.shape[:2]
-    boxes = candidate_boxes(dets, w, h)
+    boxes = flanked_places(dets, w, h)
     if not len(boxes):
         return dets
-    looked = Detections.from_boxes(boxes, np.ones(len(boxes)), np.full(len(boxes), CARD_CORNER))
-    read = reader.read(image, looked, presence=True, looks=GAP_LOOKS)
-    # never a joker: one reads where a card's face shows more often than a joker lies there
-    read = read[(read.read_confidence >= floor) & (np.array(read.codes()) != grouping.JOKER_CODE)]
-    if not len(read):
+    read = _read_places(image, boxes, reader)
+    # what the classifier calls no piece is dropped from its reading
+    blank = ~(boxes[:, None] == read.xyxy[None]).all(axis=2).any(axis=1)
+    if not blank.any():
         return dets
-    return Detections(
-        np.concatenate([dets.xyxy, read.xyxy]),
-        np.concatenate([dets.confidence, read.confidence]),
-        np.concatenate([dets.coarse, read.coarse]),
-        np.concatenate([dets.faces, read.faces]),
-        np.concatenate([dets.up, read.up]),
-    )
+    faces = np.zeros((int(blank.sum()), dets.faces.shape[1]), np.float32)
+    faces[:, PIECES.names.index(grouping.JOKER_CODE + "-card")] = 1.0
+    jokers = Detections.from_boxes(
+        boxes[blank],
+        np.full(int(blank.sum()), UNMARKED_JOKER_CONFIDENCE),
+        np.full(int(blank.sum()), CARD_JOKER),
+    ).with_faces(faces)
+    return dets.joined(jokers)

@@ -32,7 +32,7 @@ from vision.errors import (
     VisionError,
 )
 from vision.facing import facing
-from vision.gaps import fill_gaps
+from vision.gaps import fill_gaps, unmarked_jokers
 from vision.light import balance, even_out, expose, for_detector, noise_level
 from vision.photo import PhotoInput, read_photo
 from vision.quality import (
@@ -323,7 +323,8 @@ class Scanner:
     ) -> tuple[Detections, ScanKind]:
         """The pieces of the photo ``image`` (``seen`` as the detector read it, ``dets`` what
         it found) and their kind: read, looked at again small when nothing was found, and with
-        the card corners the detector missed looked for."""
+        the card corners the detector missed looked for, and the jokers that show no index
+        (:func:`vision.gaps.unmarked_jokers`)."""
         dets, kind = self._read(image, dets, asked)
         if not len(dets):
             # a close-up of a piece or two can be too big for the detector at its size, and what
@@ -331,6 +332,8 @@ class Scanner:
             dets, kind = self._read(image, self.detector.detect_at(seen, MIN_IMGSZ), asked)
         if kind is ScanKind.CARDS and self.config.gap_floor > 0:
             dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
+        if kind is ScanKind.CARDS:
+            dets = unmarked_jokers(image, dets, self.classifier)
         return dets, kind
 
     def _read(
@@ -474,11 +477,17 @@ real fans turned a quarter and three quarters lost 3 and 1 false jokers (F1 0.96
 0.8669 -> 0.8668."""
 
 
-def lone_weak_jokers(dets: Detections, codes: Sequence[str], g: grouping.Grouping) -> np.ndarray:
+def lone_weak_jokers(
+    dets: Detections,
+    codes: Sequence[str],
+    g: grouping.Grouping,
+    alone: Sequence[int] | None = None,
+) -> np.ndarray:
     """Mask of the boxes of the card jokers in no meld read less surely than
-    ``LONE_JOKER_FLOOR``."""
+    ``LONE_JOKER_FLOOR``: among the pieces ``alone`` (by default those the grouping ``g`` puts
+    in no meld)."""
     weak = np.zeros(len(dets), bool)
-    for i in g.unassigned:
+    for i in g.unassigned if alone is None else alone:
         boxes = list(g.pieces[i])
         jokers = all(codes[b] == grouping.JOKER_CODE and not dets.kind[b] for b in boxes)
         if jokers and float(dets.read_confidence[boxes].max()) < LONE_JOKER_FLOOR:
@@ -643,6 +652,14 @@ def assemble(
         hands = hands + tuple(aside)
         unassigned = tuple(sorted({*unassigned, *(i for row in aside for i in row)}))
         melds = [m for m in melds if m.pieces not in aside]
+    weak = lone_weak_jokers(dets, codes, g, unassigned)
+    if weak.any():
+        # a weak joker the judging left in no meld (its row set aside as a hand, its pair no
+        # third card melds) is dropped too, and the rest assembled again without it
+        return assemble(
+            dets[~weak], kind, rules, path, width, height, timing, started, shake, count_copies,
+            colour,
+        )  # fmt: skip
     pieces = []
     grey = colourless(colour)
     for i, boxes in enumerate(g.pieces):
@@ -656,8 +673,11 @@ def assemble(
                 conf,
                 "tile" if dets.kind[det] else "card",
                 tuple(o for o in piece_choice[i].options if o[0] != code),
-                # a colourless photo: a card's suit (red or black) or a tile's colour is a guess
-                p < SURE or (grey and code != grouping.JOKER_CODE),
+                # a colourless photo: a card's suit (red or black) or a tile's colour is a guess;
+                # a weak joker (one found where a card shows no index, vision.gaps) a doubt
+                p < SURE
+                or (grey and code != grouping.JOKER_CODE)
+                or (code == grouping.JOKER_CODE and not dets.kind[det] and conf < LONE_JOKER_FLOOR),
             )
         )
     timing["score"] = (time.perf_counter() - t_group) * 1000

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from vision.classes import PIECES
 from vision.detections import NUM_FACES, Detections
-from vision.gaps import GAP_LOOKS, candidate_boxes, fill_gaps
+from vision.gaps import (
+    CARD_JOKER,
+    GAP_LOOKS,
+    candidate_boxes,
+    fill_gaps,
+    flanked_places,
+    unmarked_jokers,
+)
 
 W, H = 12.0, 26.0  # a corner index box
 STEP = 30.0  # the fan step of a column meld
@@ -103,3 +112,81 @@ def test_a_looked_for_place_read_as_a_joker_is_not_taken() -> None:
     dets = _column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"])
     out = fill_gaps(np.zeros((400, 400, 3), np.uint8), dets, _Reader({160: 0.95}, "JK-card"), 0.5)
     assert out is dets
+
+
+def _blank_reader() -> _Reader:
+    """Reads every looked-for place as no piece (no index there)."""
+    return _Reader({})
+
+
+def test_a_place_between_two_lines_of_one_meld_that_shows_no_index_is_a_joker() -> None:
+    """5H 6H _ 8H 9H with nothing read between 6H and 8H (two steps apart, so two chains): the
+    card there shows no index, as a joker of a deck with unmarked corners does."""
+    dets = _column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"])
+    assert _centres(flanked_places(dets, 400, 400)) == [(100.0, 160.0)]
+    reader = _blank_reader()
+    out = unmarked_jokers(np.zeros((400, 400, 3), np.uint8), dets, reader)
+    assert reader.seen == 1 and reader.looks == GAP_LOOKS
+    assert len(out) == 5 and out.codes()[4] == "JK"
+    assert out.centres[4].tolist() == [100.0, 160.0]
+    assert out.coarse[4] == CARD_JOKER and out.read_confidence[4] == pytest.approx(0.29)
+    assert np.array_equal(out.xyxy[:4], dets.xyxy)
+
+
+def test_a_place_read_as_a_card_is_left_to_gap_filling() -> None:
+    dets = _column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"])
+    out = unmarked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _Reader({160: 0.9}))
+    assert out is dets
+
+
+def test_only_a_place_with_a_card_beyond_it_in_line_is_looked_at() -> None:
+    # a meld's end: nothing one step further, a card two steps off the line, a card two steps
+    # on but turned away, or a line beyond that runs another way: no place
+    assert len(flanked_places(_column(100, [100, 130, 160], ["5H", "6H", "7H"]), 400, 400)) == 0
+    near = _column(100, [100, 130, 160], ["5H", "6H", "7H"])
+    off_line = _column(100 + 0.6 * STEP, [220], ["9H"])
+    assert len(flanked_places(_joined(near, off_line), 400, 400)) == 0
+    upright = replace(near, up=np.zeros(3, np.float32))
+    turned = replace(_column(100, [220], ["9H"]), up=np.array([np.pi], np.float32))
+    assert len(flanked_places(_joined(upright, turned), 400, 400)) == 0
+    assert len(flanked_places(_joined(upright, replace(turned, up=np.zeros(1))), 400, 400)) == 1
+    across = _joined(near, _column(100, [220], ["9H"]), _column(100 + STEP, [220], ["9D"]))
+    across = _joined(across, _column(100 + 2 * STEP, [220], ["9S"]))
+    assert len(flanked_places(across, 400, 400)) == 0
+    assert _centres(flanked_places(_joined(near, _column(100, [220], ["9H"])), 400, 400)) == [
+        (100.0, 190.0)
+    ]
+
+
+def test_weakly_read_jokers_make_no_line() -> None:
+    # 5H 6H, a weak joker reading three steps on, then 9H 10H: the joker makes no line to bridge
+    dets = _joined(
+        _column(100, [100, 130], ["5H", "6H"]),
+        _column(100, [190], ["JK-card"]),
+        _column(100, [250, 280], ["9H", "10H"]),
+    )
+    assert len(flanked_places(dets, 400, 400)) == 0
+
+
+def _joined(*parts: Detections) -> Detections:
+    out = parts[0]
+    for part in parts[1:]:
+        out = out.joined(part)
+    return out
+
+
+def test_the_joker_found_so_joins_its_meld_and_is_reported_uncertain() -> None:
+    from vision.scanner import ScanKind, assemble
+
+    dets = _column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"])
+    out = unmarked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _blank_reader())
+    result = assemble(out, ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
+    (meld,) = result.melds
+    codes = [result.pieces[i].code for i in meld.pieces]
+    assert codes in (["5H", "6H", "JK", "8H", "9H"], ["9H", "8H", "JK", "6H", "5H"])
+    assert meld.verdict.valid
+    assert [result.pieces[i].uncertain for i in meld.pieces] == [c == "JK" for c in codes]
+    # a joker read surely where the detector found it is not in doubt
+    sure = _joined(dets, _column(100, [160], ["JK-card"]))
+    result = assemble(sure, ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
+    assert [p.uncertain for p in result.pieces] == [False] * 5

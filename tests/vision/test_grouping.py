@@ -743,3 +743,32 @@ def test_a_copy_read_with_no_other_face_left_stays_as_read() -> None:
     # nothing else to read it as: the four 7S stay, none becomes some face of nothing
     melds, lone = _codes(_copies_scan({}, only=True))
     assert melds == ["5S 6S 7S", "6S 7S 8S", "7S 7H 7D"] and lone == ["7S"]
+
+
+@pytest.mark.parametrize("joker_confidence", [0.2, 0.9])
+def test_a_weak_joker_that_judging_leaves_in_no_meld_is_dropped(joker_confidence: float) -> None:
+    """A straight row of cards in no order is set aside as a hand after the rows are judged;
+    a joker read weakly in it (under ``LONE_JOKER_FLOOR``: more often a picture than a joker)
+    is dropped then, as one the grouping leaves alone is; one read surely stays in the hand."""
+    from vision.classes import PIECES
+    from vision.detections import NUM_FACES, Detections
+    from vision.scanner import LONE_JOKER_FLOOR, ScanKind, assemble
+
+    codes = ["5H", "KS", "9D", "JK-card", "3C", "QD"]
+    boxes = _column(100, 100, codes)
+    centres, sizes, _, _ = _arrays(boxes)
+    xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
+    confidence = np.full(len(codes), 0.9, np.float32)
+    confidence[3] = joker_confidence
+    dets = Detections.from_boxes(xyxy, confidence, np.zeros(len(codes), np.int64))
+    faces = np.full((len(codes), NUM_FACES), 1e-4, np.float32)
+    for row, code in enumerate(codes):
+        faces[row, PIECES.names.index(code)] = 0.95
+    result = assemble(dets.with_faces(faces), ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
+    assert result.melds == ()
+    read = [p.code for p in result.pieces]
+    if joker_confidence * 0.95 < LONE_JOKER_FLOOR:
+        assert read == ["5H", "KS", "9D", "3C", "QD"]
+        assert result.unassigned == (0, 1, 2, 3, 4)
+    else:
+        assert "JK" in read and result.hands == ((0, 1, 2, 3, 4, 5),)

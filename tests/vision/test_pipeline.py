@@ -16,6 +16,7 @@ from vision.train.pipeline import (
     PHONE_UNSEEN_ART,
     SYNTHETIC,
     UNSEEN_ART,
+    UNSEEN_DEVELOPMENT,
     WIDER,
     generated_sets,
     parse_phase,
@@ -48,6 +49,7 @@ def test_the_development_scenes_are_neither_trained_on_nor_held_out() -> None:
 def test_the_unseen_art_tables_are_new_tables() -> None:
     sets = (*generated_sets(700, 300), *DEVELOPMENT, *PHONE_HELD_OUT, *PHONE_DEVELOPMENT)
     assert {s[3] for s in UNSEEN_ART}.isdisjoint(s[3] for s in sets)
+    assert {s[3] for s in UNSEEN_DEVELOPMENT}.isdisjoint(s[3] for s in (*sets, *UNSEEN_ART))
     assert {s[0] for s in (*UNSEEN_ART, *PHONE_UNSEEN_ART)}.isdisjoint(s[0] for s in sets)
     assert {s[1] for s in UNSEEN_ART} == {"cards", "tiles"}  # a set of each kind
     assert [s[1:] for s in PHONE_UNSEEN_ART] == [s[1:] for s in UNSEEN_ART]
@@ -69,7 +71,9 @@ def test_each_set_is_made_of_its_own_art(monkeypatch: pytest.MonkeyPatch, tmp_pa
     # the sets made before session 31 are made as they were, so they are the same sets
     assert {art[s[0]] for s in (*HELD_OUT, *DEVELOPMENT, *PHONE_DEVELOPMENT)} == {"classic"}
     assert {art[n] for n in SYNTHETIC if n not in WIDER} == {"classic"}
-    assert {art[s[0]] for s in (*UNSEEN_ART, *PHONE_UNSEEN_ART)} == {"held-out"}
+    assert {art[s[0]] for s in (*UNSEEN_ART, *PHONE_UNSEEN_ART, *UNSEEN_DEVELOPMENT)} == {
+        "held-out"
+    }
 
 
 def test_a_plain_phase_has_no_options_and_keeps_its_run_name() -> None:

@@ -76,6 +76,10 @@ PHONE_UNSEEN_ART = (
     ("test_tile_fonts_12mp", "tiles", 200, 1919),
 )
 """The same tables as a 12 MP phone takes them (as ``PHONE_HELD_OUT``)."""
+UNSEEN_DEVELOPMENT = (("dev_decks", "cards", 200, 2121),)
+"""Other tables of the held-out decks (made in session 35), which settings for decks no model
+has seen are chosen on, as ``DEVELOPMENT``'s are for the rest, so that ``UNSEEN_ART`` stays a
+measure: the jokers that print no mark in their corners (``vision.gaps.unmarked_jokers``)."""
 
 
 def generated_sets(cards: int, tiles: int) -> tuple[tuple[str, str, int, int], ...]:
@@ -100,7 +104,7 @@ def generate(cards: int, tiles: int, workers: int) -> None:
         *((s, ("--art", "wider") if s[0] in WIDER else ()) for s in generated_sets(cards, tiles)),
         *((s, ()) for s in DEVELOPMENT),
         *((s, phone) for s in (*PHONE_HELD_OUT, *PHONE_DEVELOPMENT)),
-        *((s, held) for s in UNSEEN_ART),
+        *((s, held) for s in (*UNSEEN_ART, *UNSEEN_DEVELOPMENT)),
         *((s, (*phone, *held)) for s in PHONE_UNSEEN_ART),
     ]:
         out = DATA / name
@@ -399,7 +403,11 @@ def evaluate_stage(cache: Path | None = None) -> dict[str, object]:
         for suffix, sets in (("", UNSEEN_ART), ("_12mp", PHONE_UNSEEN_ART))
         for name, kind, _, _ in sets
     }
-    # the scenes settings are chosen on (DEVELOPMENT)
+    # the scenes settings are chosen on (DEVELOPMENT, UNSEEN_DEVELOPMENT)
+    runs |= {
+        f"synthetic_{kind}_unseen_decks_dev": (DATA / name, kind, "all", 0)
+        for name, kind, _, _ in UNSEEN_DEVELOPMENT
+    }
     runs |= {
         f"synthetic_{kind}_dev": (DATA / name, kind, "all", 0) for name, kind, _, _ in DEVELOPMENT
     }
