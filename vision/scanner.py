@@ -478,16 +478,12 @@ real fans turned a quarter and three quarters lost 3 and 1 false jokers (F1 0.96
 
 
 def lone_weak_jokers(
-    dets: Detections,
-    codes: Sequence[str],
-    g: grouping.Grouping,
-    alone: Sequence[int] | None = None,
+    dets: Detections, codes: Sequence[str], g: grouping.Grouping, alone: Sequence[int]
 ) -> np.ndarray:
-    """Mask of the boxes of the card jokers in no meld read less surely than
-    ``LONE_JOKER_FLOOR``: among the pieces ``alone`` (by default those the grouping ``g`` puts
-    in no meld)."""
+    """Mask of the boxes of the card jokers read less surely than ``LONE_JOKER_FLOOR`` among
+    the pieces ``alone`` (indexes into ``g.pieces``: those in no meld)."""
     weak = np.zeros(len(dets), bool)
-    for i in g.unassigned if alone is None else alone:
+    for i in alone:
         boxes = list(g.pieces[i])
         jokers = all(codes[b] == grouping.JOKER_CODE and not dets.kind[b] for b in boxes)
         if jokers and float(dets.read_confidence[boxes].max()) < LONE_JOKER_FLOOR:
@@ -574,11 +570,6 @@ def assemble(
     dets = drop_jokers_beside_corners(dets)
     codes = dets.codes()
     g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces)
-    weak = lone_weak_jokers(dets, codes, g)
-    if weak.any():
-        dets = dets[~weak]
-        codes = dets.codes()
-        g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces)
     t_group = time.perf_counter()
     timing["group"] = (t_group - started) * 1000
     table_rules = rules or Rules.default(
@@ -654,8 +645,9 @@ def assemble(
         melds = [m for m in melds if m.pieces not in aside]
     weak = lone_weak_jokers(dets, codes, g, unassigned)
     if weak.any():
-        # a weak joker the judging left in no meld (its row set aside as a hand, its pair no
-        # third card melds) is dropped too, and the rest assembled again without it
+        # a weak joker in no meld, whether the grouping left it alone or the judging did (its
+        # row set aside as a hand, its pair no third card melds), is dropped, and the rest
+        # assembled again without it
         return assemble(
             dets[~weak], kind, rules, path, width, height, timing, started, shake, count_copies,
             colour,
