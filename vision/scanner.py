@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import math
 import time
@@ -95,9 +96,10 @@ READ_CODE = tuple(
         "afar",
     )
 )
-"""The code a photo is read by before grouping (:meth:`Scanner.read`), named in the scanner's
-fingerprint with its models and settings. Gap filling groups the corners it has to find where
-corners are missing (:mod:`vision.gaps`): a change to grouping alone keeps the fingerprint."""
+"""The modules a photo is read by before grouping (:meth:`Scanner.read`), named in the scanner's
+fingerprint with its models, settings and this module's own reading steps (:data:`READ_STEPS`).
+Gap filling groups the corners it has to find where corners are missing (:mod:`vision.gaps`): a
+change to grouping alone keeps the fingerprint."""
 
 
 class ScanKind(StrEnum):
@@ -199,8 +201,8 @@ class Scanner:
         n x n into one frame that stand for a whole table seen from afar."""
         self.fingerprint = fingerprint
         """Names the models' bytes, the settings and the reading code (:meth:`load`,
-        :data:`READ_CODE`): two scanners with the same fingerprint read every photo alike, but
-        for gap filling's grouping. Empty for a scanner put together by hand."""
+        :data:`READ_CODE`, :data:`READ_STEPS`): two scanners with the same fingerprint read every
+        photo alike, but for gap filling's grouping. Empty for a scanner put together by hand."""
 
     @classmethod
     def load(
@@ -229,6 +231,7 @@ class Scanner:
         digest = hashlib.sha256(repr(config).encode())
         for file in (folder / DETECTOR_FILE, served, *READ_CODE):
             digest.update(file.read_bytes())
+        digest.update(reading_steps_source())
         return cls(detector, classifier, config, digest.hexdigest()[:16], count_copies)
 
     def scan(
@@ -428,6 +431,37 @@ def drop_weak(dets: Detections, floor: float) -> Detections:
     if floor <= 0:
         return dets
     return dets[dets.read_confidence >= floor]
+
+
+READ_STEPS = (Scanner.read, Scanner._recognise, Scanner._read, _keep_kind, drop_weak)
+"""This module's own reading steps, named in the scanner's fingerprint by their source: a change
+to how :meth:`Scanner.read` reads a photo (a step added to :meth:`Scanner._recognise`, as
+session 35's unmarked jokers were) has every photo read afresh, while a change to assembling
+the scan (the rest of this module) keeps the cached readings."""
+
+
+def step_names(step: object) -> set[str]:
+    """The global and attribute names a reading step's code uses (its inner functions' too)."""
+    names: set[str] = set()
+    codes = [step.__code__]  # type: ignore[attr-defined]
+    while codes:
+        code = codes.pop()
+        names |= set(code.co_names)
+        codes += [c for c in code.co_consts if inspect.iscode(c)]
+    return names
+
+
+def reading_steps_source() -> bytes:
+    """What names the reading steps in the fingerprint: their source, and the values of this
+    module's settings they read (``DECODE_MIN_SIDE``...)."""
+    module = globals()
+    parts = [inspect.getsource(step) for step in READ_STEPS]
+    for step in READ_STEPS:
+        for name in sorted(step_names(step)):
+            value = module.get(name)
+            if isinstance(value, (bool, int, float, str)):
+                parts.append(f"{name} = {value!r}")
+    return "\n".join(parts).encode()
 
 
 JOKER_BESIDE = 0.75
