@@ -2,6 +2,10 @@
 
 The EXIF orientation is applied, so every box the scanner reports is in pixels of the photo as
 a person sees it. Anything that cannot be decoded raises :class:`UnreadablePhotoError`.
+
+JPEG, PNG, WebP and whatever else Pillow opens are read, and HEIC, the format an iPhone keeps
+its photos in, through pillow-heif (whose decoder turns the photo upright itself and leaves
+its EXIF orientation at 1, so nothing is turned twice).
 """
 
 from __future__ import annotations
@@ -22,6 +26,28 @@ PhotoInput = bytes | bytearray | memoryview | str | Path | np.ndarray
 MAX_PIXELS = 80_000_000
 TURNED_ORIENTATIONS = (5, 6, 7, 8)
 """EXIF orientations that swap a photo's width and height."""
+HEIF_BRANDS = frozenset({b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"})
+"""The ISO base media file brands (bytes 8-12, after ``ftyp``) of HEIF photos: an iPhone's HEIC
+says ``heic`` (``mif1`` among its compatible brands), some cameras ``mif1`` alone."""
+
+
+def is_heif(data: bytes) -> bool:
+    """Whether encoded bytes are a HEIF photo (HEIC), by their file type box."""
+    return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
+
+
+def open_heif_with_pillow() -> None:
+    """Teach Pillow to open HEIF photos (pillow-heif's opener, registered once)."""
+    global _heif_ready
+    if not _heif_ready:
+        from pillow_heif import register_heif_opener
+
+        register_heif_opener()
+        _heif_ready = True
+
+
+_heif_ready = False
+"""Whether :func:`open_heif_with_pillow` has registered the opener."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +100,8 @@ def _decode(data: bytes, source: str | None, min_side: int) -> Photo:
 
     if not data:
         raise UnreadablePhotoError("empty file", source)
+    if is_heif(data):
+        open_heif_with_pillow()
     try:
         with Image.open(io.BytesIO(data)) as image:
             if image.width * image.height > MAX_PIXELS:
@@ -84,19 +112,36 @@ def _decode(data: bytes, source: str | None, min_side: int) -> Photo:
             full = (image.width, image.height)
             if orientation in TURNED_ORIENTATIONS:
                 full = (image.height, image.width)
+            shown: Image.Image = image
             if min_side and image.format == "JPEG":
                 image.draft("RGB", (min_side, min_side))
-            upright = ImageOps.exif_transpose(image)
+            elif min_side and image.format == "HEIF":
+                # decoded whole, then shrunk as a JPEG's draft would be: the same pixels to read
+                factor = _draft_factor(image.size, min_side)
+                shown = image.reduce(factor) if factor > 1 else image
+            upright = ImageOps.exif_transpose(shown)
             rgb = _as_rgb(upright)
     except UnidentifiedImageError:
+        if is_heif(data):  # a HEIC's file type box, and nothing libheif can read after it
+            raise UnreadablePhotoError("the HEIC photo is damaged or truncated", source) from None
         raise UnreadablePhotoError("not an image (unknown format)", source) from None
     except (OSError, SyntaxError, ValueError) as error:
         if isinstance(error, UnreadablePhotoError):
             raise
-        raise UnreadablePhotoError(f"the photo is damaged or truncated ({error})", source) from None
+        reason = f"the photo is damaged or truncated ({str(error).strip()})"
+        raise UnreadablePhotoError(reason, source) from None
     if rgb.ndim != 3 or rgb.shape[0] < 8 or rgb.shape[1] < 8:
         raise UnreadablePhotoError(f"image too small: {rgb.shape[1]}x{rgb.shape[0]}", source)
     return Photo(np.ascontiguousarray(rgb), full[0], full[1])
+
+
+def _draft_factor(size: tuple[int, int], min_side: int) -> int:
+    """The largest of 1, 2, 4 and 8 that keeps both sides of ``size`` at least ``min_side``
+    long, as Pillow's JPEG draft picks its scale."""
+    factor = 1
+    while factor < 8 and min(size) // (factor * 2) >= min_side:
+        factor *= 2
+    return factor
 
 
 WIDE_MODES = frozenset({"I;16", "I;16L", "I;16B", "I;16N", "I"})

@@ -20,7 +20,7 @@ from scorer.melds import as_pieces
 from web import recognition, store
 from web.db import get_db
 from web.errors import UnsupportedMediaError, WebError
-from web.photos import UnreadablePhotoError, inspect_photo, new_photo_id, save_photo
+from web.photos import UnreadablePhotoError, as_kept, inspect_photo, new_photo_id, save_photo
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -144,7 +144,7 @@ def _upload() -> tuple[bytes, str, Rules | None]:
         except json.JSONDecodeError as error:
             raise WebError(f"'rules' is not valid JSON ({error.msg} at {error.pos})") from None
         rules = Rules.from_json(parsed)
-    return data, kind, rules
+    return as_kept(data), kind, rules
 
 
 @bp.post("/scan")

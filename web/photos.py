@@ -1,8 +1,8 @@
 """Uploaded photos: checked before anything is stored, kept under generated names.
 
-A photo is refused with a reason when it is empty, not an image, truncated, too
-large in bytes or pixels (a decompression bomb), or an iPhone HEIC that this
-machine cannot read (the message says how to share it as JPEG).
+A photo is refused with a reason when it is empty, not an image, truncated, or too
+large in bytes or pixels (a decompression bomb). An iPhone's HEIC photo is kept and
+read as the JPEG it makes (:func:`as_kept`), since most browsers cannot show a HEIC.
 """
 
 from __future__ import annotations
@@ -15,10 +15,13 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
-from vision.photo import TURNED_ORIENTATIONS
+from vision.photo import TURNED_ORIENTATIONS, is_heif, open_heif_with_pillow
 from web.errors import WebError
 
 MAX_PIXELS = 50_000_000  # a 48 MP phone photo fits; a 30000x30000 bomb does not
+HEIC_JPEG_QUALITY = 92
+"""The JPEG quality a HEIC photo is kept at: about the size of the JPEG the phone itself would
+have written for it."""
 _FORMATS = {
     "JPEG": ("image/jpeg", ".jpg"),
     "PNG": ("image/png", ".png"),
@@ -40,7 +43,7 @@ class PhotoInfo:
 
 
 def inspect_photo(data: bytes, *, decode: bool = True) -> PhotoInfo:
-    """Check an upload and describe it.
+    """Check an upload, as :func:`as_kept` keeps it, and describe it.
 
     With ``decode`` every pixel is decoded, so a truncated file is refused here; without it
     only the headers are read (format, size, orientation), for a caller that decodes the photo
@@ -48,12 +51,8 @@ def inspect_photo(data: bytes, *, decode: bool = True) -> PhotoInfo:
     """
     if not data:
         raise UnreadablePhotoError("the photo is empty")
-    head = data[:32]
-    if head[4:12] in (b"ftypheic", b"ftypheix", b"ftyphevc", b"ftypmif1", b"ftypmsf1"):
-        raise UnreadablePhotoError(
-            "this is a HEIC photo (iPhone): share it as JPEG instead (Settings > Camera > "
-            "Formats > Most Compatible, or choose JPEG when sharing)"
-        )
+    if is_heif(data):
+        raise ValueError("inspect_photo takes an upload as as_kept keeps it: a HEIC as JPEG")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -77,16 +76,52 @@ def inspect_photo(data: bytes, *, decode: bool = True) -> PhotoInfo:
         ) from None
     except UnidentifiedImageError:
         raise UnreadablePhotoError(
-            "this file is not an image meldcam can read (JPEG, PNG or WebP)"
+            "this file is not an image meldcam can read (JPEG, PNG, WebP or HEIC)"
         ) from None
     except (OSError, SyntaxError, ValueError) as error:
         raise UnreadablePhotoError(f"the photo is damaged or truncated ({error})") from None
     if kind not in _FORMATS:
         raise UnreadablePhotoError(
-            f"{kind or 'this'} images are not supported: send JPEG, PNG or WebP"
+            f"{kind or 'this'} images are not supported: send JPEG, PNG, WebP or HEIC"
         )
     content_type, suffix = _FORMATS[kind]
     return PhotoInfo(content_type, suffix, width, height)
+
+
+def as_kept(data: bytes) -> bytes:
+    """The upload as it is kept and read: a HEIC photo (an iPhone's) made a JPEG, upright, with
+    its colour profile; any other upload as sent. A damaged HEIC, or one too large in pixels,
+    is refused with the reason."""
+    if not is_heif(data):
+        return data
+    open_heif_with_pillow()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
+                if width * height > MAX_PIXELS:
+                    raise UnreadablePhotoError(
+                        f"the photo claims {width}x{height} pixels: more than meldcam reads "
+                        f"({MAX_PIXELS // 1_000_000} MP)"
+                    )
+                profile = image.info.get("icc_profile")
+                rgb = image.convert("RGB")  # decoded upright: its EXIF orientation is 1
+    except UnreadablePhotoError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise UnreadablePhotoError(
+            "the photo is too large in pixels (a decompression bomb?)"
+        ) from None
+    except UnidentifiedImageError:  # a HEIC's file type box, and nothing libheif can read
+        raise UnreadablePhotoError("the HEIC photo is damaged or truncated") from None
+    except (OSError, SyntaxError, ValueError) as error:
+        raise UnreadablePhotoError(
+            f"the HEIC photo is damaged or truncated ({str(error).strip()})"
+        ) from None
+    out = io.BytesIO()
+    rgb.save(out, "JPEG", quality=HEIC_JPEG_QUALITY, icc_profile=profile)
+    return out.getvalue()
 
 
 def new_photo_id() -> str:

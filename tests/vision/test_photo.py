@@ -58,3 +58,61 @@ def test_photos_in_other_modes_read_as_pillows_rgb_of_them(mode: str, fmt: str) 
         assert abs(red[0] - red[2]) < 1
     else:
         assert red[0] > 200 and red[1] < 60 and red[2] < 60
+
+
+def _heic(image: Image.Image, orientation: int = 1, quality: int = 95) -> bytes:
+    """``image`` as an iPhone keeps a photo: HEIC, its EXIF orientation set."""
+    from vision.photo import open_heif_with_pillow
+
+    open_heif_with_pillow()  # the same opener writes HEIC
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    image.save(out, "HEIF", exif=exif.tobytes(), quality=quality)
+    return out.getvalue()
+
+
+def _jpeg(image: Image.Image, orientation: int = 1) -> bytes:
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    image.save(out, "JPEG", exif=exif.tobytes(), quality=95)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("orientation", [1, 6, 3, 8])
+def test_a_heic_photo_reads_as_the_jpeg_of_the_same_photo(orientation: int) -> None:
+    """An iPhone's HEIC, held any way up, reads upright as its JPEG does: turned once, not
+    twice (pillow-heif turns it and leaves the EXIF orientation at 1)."""
+    from vision.photo import is_heif, read_photo
+
+    scene = Image.fromarray(_scene())
+    heic = _heic(scene, orientation)
+    assert is_heif(heic) and not is_heif(_jpeg(scene))
+    got, want = read_photo(heic), read_photo(_jpeg(scene, orientation))
+    assert (got.width, got.height) == (want.width, want.height)
+    assert got.pixels.shape == want.pixels.shape
+    assert (got.width, got.height) == ((48, 64) if orientation in (6, 8) else (64, 48))
+    assert np.abs(got.pixels[..., 0].astype(int) - want.pixels[..., 0]).mean() < 12
+
+
+def test_a_heic_photo_is_read_at_the_scale_a_jpeg_of_it_is_drafted_at() -> None:
+    """A 12 MP HEIC is shrunk as its JPEG would be decoded (``min_side``), so that both read
+    the same pixels; the boxes still come out in the full photo's pixels (``scale``)."""
+    from vision.photo import read_photo
+
+    scene = Image.fromarray(_scene()).resize((256, 192))
+    heic, jpeg = read_photo(_heic(scene), min_side=48), read_photo(_jpeg(scene), min_side=48)
+    assert heic.pixels.shape == jpeg.pixels.shape == (48, 64, 3)
+    assert heic.scale == jpeg.scale == (4.0, 4.0)
+    assert read_photo(_heic(scene), min_side=100).pixels.shape == (192, 256, 3)
+
+
+def test_a_damaged_heic_is_refused_with_a_reason() -> None:
+    from vision.errors import UnreadablePhotoError
+    from vision.photo import read_photo
+
+    heic = _heic(Image.fromarray(_scene()))
+    for broken in (heic[: len(heic) // 2], b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"):
+        with pytest.raises(UnreadablePhotoError, match="damaged or truncated"):
+            read_photo(broken, "x.heic")

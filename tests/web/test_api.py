@@ -293,7 +293,7 @@ def test_photo_is_kept_with_the_game_under_a_generated_name(
         (b"this is not an image at all", "not an image"),
         (jpeg()[:200], "damaged or truncated"),
         (big_jpeg()[:400_000], "damaged or truncated"),  # refused by the scanner's decode
-        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC photo is damaged"),
         (jpeg((10, 10)), "too small to read: 10x10 pixels"),  # no piece fits: refused, not kept
     ],
 )
@@ -327,13 +327,48 @@ def test_scan_reads_a_real_photo_with_the_bundled_model(client: FlaskClient) -> 
     assert body["shaken"] is False and body["shake"] < 1.6  # a still photo
 
 
+def test_an_iphones_heic_photo_is_read_and_kept_as_a_jpeg(client: FlaskClient, app: Flask) -> None:
+    """A HEIC of the real tile photo, held turned (EXIF 6 as an iPhone writes it): /api/scan
+    reads it upright as its JPEG reads, and the game keeps it as an upright JPEG that the page
+    serves to any browser."""
+    from vision.photo import open_heif_with_pillow
+
+    open_heif_with_pillow()
+    photo = Image.open(REAL_TILES).convert("RGB")
+    turned = photo.transpose(Image.Transpose.ROTATE_90)  # as the sensor saw it
+    exif = Image.Exif()
+    exif[0x0112] = 6  # shown turned back a quarter clockwise: the photo upright
+    heic, plain = io.BytesIO(), io.BytesIO()
+    turned.save(heic, "HEIF", exif=exif.tobytes(), quality=95)
+    photo.save(plain, "JPEG", quality=95)
+    read = {}
+    for name, data in (("heic", heic.getvalue()), ("jpeg", plain.getvalue())):
+        body = {"photo": (io.BytesIO(data), f"t.{name}"), "kind": "tiles"}
+        response = client.post("/api/scan", data=body)
+        assert response.status_code == 200, response.json
+        read[name] = response.json
+    assert (read["heic"]["width"], read["heic"]["height"]) == photo.size
+    assert len(read["heic"]["pieces"]) >= 10
+    codes = {name: sorted(p["code"] for p in r["pieces"]) for name, r in read.items()}
+    assert codes["heic"] == codes["jpeg"]
+    game = new_game(client, rules="burako-003")
+    body = {"photo": (io.BytesIO(heic.getvalue()), "IMG_0001.HEIC"), "kind": "tiles"}
+    kept = client.post(f"/api/games/{game}/photos", data=body)
+    assert kept.status_code == 201, kept.json
+    assert (kept.json["width"], kept.json["height"]) == photo.size and kept.json["scan"]
+    shown = client.get(kept.json["url"])
+    assert shown.status_code == 200 and shown.mimetype == "image/jpeg"
+    with Image.open(io.BytesIO(shown.data)) as image:
+        assert image.size == photo.size and image.getexif().get(0x0112, 1) == 1
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
         (b"", "the photo is empty"),
         (b"this is not an image at all", "not an image"),
         (big_jpeg()[:400_000], "damaged or truncated"),  # headers intact, pixels cut short
-        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC"),
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic", "HEIC photo is damaged"),
         (jpeg((200, 12)), "too small to read: 200x12 pixels"),
     ],
     ids=["empty", "not-an-image", "truncated", "heic", "too-small"],
