@@ -16,6 +16,13 @@ Hands and discard piles (where the truth marks them): of their pieces the scanne
 share it put in a meld (they should stay unassigned). Facing: of the melds matched exactly
 whose true facing is known, the share the scanner says face the right side of the table.
 
+Meld points (``points_right``): of the photos whose truth has melds, those whose scan gives
+the melds the points the truth's have (each valid meld's points and bonus, summed over the
+photo; a meld judged invalid scores none, and scanned melds on a true meld the truth does not
+score are left out, as for meld precision), judged by the kind's default rules. This is what a
+player reads off the photo: a club read as a spade in a set of 7s, or a 4 read as a 6, changes
+no point, while a false valid meld made of the discard pile adds some.
+
 Why a true meld was not read exactly (``meld_losses``), from its pieces' boxes: a piece is
 found when a scanned piece's box overlaps one of its labelled boxes (IoU ``IOU_MATCH``), and
 read right when such a piece has its code. A lost meld had a piece *missed*, a piece
@@ -34,9 +41,10 @@ from typing import Any
 
 import numpy as np
 
+from scorer import PieceKind, Rules, validate_meld
 from vision.detections import Detections, box_iou
 from vision.photo import load_photo, read_photo
-from vision.result import ScanResult
+from vision.result import ScannedMeld, ScanResult
 from vision.scanner import Reading, ScanKind, Scanner
 from vision.truth import Truth, read_synth_truth, read_yolo_truth, turn_truth
 
@@ -112,6 +120,8 @@ class Report:
     meld_losses: Counter[str] = field(default_factory=Counter)
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
+    points_photos: int = 0
+    points_right: int = 0
     ms: list[float] = field(default_factory=list)
 
     def add(self, truth: Truth, result: ScanResult, dedupe_truth: bool = False) -> None:
@@ -163,6 +173,9 @@ class Report:
                 else:
                     self.melds_found += 1
             self.meld_losses.update(_losses(truth, result, on, found))
+            self.points_photos += 1
+            scored = [m for m in result.melds if not _lies_on(m.pieces, on, unscored)]
+            self.points_right += _points(scored) == self._true_points(truth.melds)
             for codes, side in zip(truth.melds, truth.meld_facing, strict=False):
                 if codes in found and side is not None:
                     self.facing_known += 1
@@ -175,6 +188,12 @@ class Report:
                 if area in LOOSE_AREAS:
                     self.loose_found[area] += 1
                     self.loose_in_melds[area] += j in in_meld
+
+    def _true_points(self, melds: tuple[tuple[str, ...], ...]) -> int:
+        """The points of the true melds (as laid out) under the kind's default rules."""
+        rules = Rules.default(PieceKind.TILES if self.kind == "tiles" else PieceKind.CARDS)
+        verdicts = [validate_meld(list(codes), rules, ordered=True) for codes in melds]
+        return sum(v.points + v.bonus for v in verdicts if v.valid)
 
     @staticmethod
     def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
@@ -217,6 +236,11 @@ class Report:
                 round(self.melds_found_true / self.melds_found, 4) if self.melds_found else None
             ),
             "melds_found_unscored": self.melds_found_unscored,
+            "points_right": (
+                {"photos": self.points_photos, "right": self.points_right}
+                if self.points_photos
+                else None
+            ),
             "partly_seen": self.partly_seen,
             "shaken": self.shaken.to_json(),
             "afar": self.afar.to_json(),
@@ -266,6 +290,11 @@ class Report:
                     if self.melds_found_unscored
                     else ""
                 )
+            )
+        if self.points_photos:
+            lines.append(
+                f"meld points right: {self.points_right}/{self.points_photos} photos with melds "
+                f"= {self.points_right / self.points_photos:.3f}"
             )
         for what, tally in (
             ("shaken", self.shaken),
@@ -332,6 +361,11 @@ def _losses(
         else:
             out.append("grouped")
     return out
+
+
+def _points(melds: list[ScannedMeld]) -> int:
+    """The points the scanned ``melds`` score as judged: each valid one's points and bonus."""
+    return sum(m.verdict.points + m.verdict.bonus for m in melds if m.verdict.valid)
 
 
 def _lies_on(pieces: tuple[int, ...], on: dict[int, int], melds: list[set[int]]) -> bool:

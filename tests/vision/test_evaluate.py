@@ -167,6 +167,55 @@ def test_a_meld_read_on_a_true_meld_the_truth_leaves_unscored_is_left_out_of_pre
     assert "1 more lie on unscored true melds" in report.describe()
 
 
+def _set_of_7s() -> Truth:
+    """A set 7H 7S 7C (uids 0-2) beside a discard pile 9C 10C JC (uids 3-5)."""
+    codes = ["7H", "7S", "7C", "9C", "10C", "JC"]
+    boxes = tuple(TruthBox(c, False, _box(k), k) for k, c in enumerate(codes))
+    areas = {k: "meld" if k < 3 else "discard" for k in range(6)}
+    return Truth(
+        Path("x.jpg"), boxes, tuple(codes), (("7H", "7S", "7C"),), ((0, 1, 2),), ("near",), areas
+    )
+
+
+@pytest.mark.parametrize(
+    ("read", "melds", "exact", "points_right"),
+    [
+        (["7H", "7S", "7C", "9C", "10C", "JC"], [[0, 1, 2]], 1, True),
+        (["7H", "7C", "7C", "9C", "10C", "JC"], [[0, 1, 2]], 0, True),  # a suit: no point lost
+        (["7H", "7S", "9C", "9C", "10C", "JC"], [[0, 1, 2]], 0, False),  # 7C as 9C: no meld
+        (["7H", "7S", "7C", "9C", "10C", "JC"], [[0, 1, 2], [3, 4, 5]], 1, False),  # the pile
+        (["7H", "7S", "7C", "9C", "10C", "JC"], [[0, 1, 2], [3, 4]], 1, True),  # invalid: 0
+    ],
+    ids=["right", "suit-misread", "rank-misread", "pile-as-meld", "pile-as-invalid-meld"],
+)
+def test_meld_points_are_right_when_the_photos_valid_melds_score_as_the_truths(
+    read: list[str], melds: list[list[int]], exact: int, points_right: bool
+) -> None:
+    """What a player reads off the photo: the points its melds score (7H 7S 7C: 15), right or
+    wrong whether or not each meld is read exactly."""
+    report = Report("cards")
+    report.add(_set_of_7s(), _scan(read, melds))
+    assert report.melds_exact == exact
+    assert report.to_json()["points_right"] == {"photos": 1, "right": int(points_right)}
+    assert f"meld points right: {int(points_right)}/1 photos" in report.describe()
+
+
+def test_meld_points_leave_out_the_melds_on_a_true_meld_the_truth_does_not_score() -> None:
+    """A valid meld read on a half-hidden true meld neither adds points nor costs them; a photo
+    whose truth holds no meld is not counted."""
+    truth = _truth()
+    boxes = (*truth.boxes, TruthBox("9S", False, _box(5), 5), TruthBox("10S", False, _box(6), 6))
+    truth = replace(
+        truth, boxes=boxes, pieces=(*truth.pieces, "9S", "10S"), unscored_uids=((5, 6, 7),)
+    )
+    codes = ["5H", "6H", "7H", "9C", "KD", "9S", "10S", "JS"]
+    report = Report("cards")
+    report.add(truth, _scan(codes, [[0, 1, 2], [5, 6, 7]]))
+    report.add(replace(_truth(), melds=(), meld_uids=(), meld_facing=()), _scan(codes, []))
+    assert report.to_json()["points_right"] == {"photos": 1, "right": 1}
+    assert Report("cards").to_json()["points_right"] is None
+
+
 def test_synthetic_truth_keeps_the_melds_it_cannot_score_apart(tmp_path: Path) -> None:
     import json
 
