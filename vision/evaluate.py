@@ -11,7 +11,9 @@ Meld exact match: a true meld counts when one predicted meld has the same codes 
 order (or reversed); meld precision: the share of predicted melds that are a true meld so,
 leaving out the predicted melds that lie on a true meld the truth does not score (a piece of
 it labelled nowhere, hidden or illegible: at least two of the predicted meld's pieces lie on
-that meld's pieces and none lies on another piece), which can be neither right nor wrong.
+that meld's pieces and none lies on another piece), which can be neither right nor wrong; the
+pieces of such a meld that the truth does not label are found under the predicted ones by the
+boxes the photo shows them in part by (``Truth.partly``).
 Hands and discard piles (where the truth marks them): of their pieces the scanner found, the
 share it put in a meld (they should stay unassigned). Facing: of the melds matched exactly
 whose true facing is known, the share the scanner says face the right side of the table.
@@ -164,17 +166,19 @@ class Report:
                 tally.melds_exact += exact
             true_melds = set(truth.melds) | {m[::-1] for m in truth.melds}
             unscored = [set(uids) for uids in truth.unscored_uids]
+            # an unscored meld's unlabelled pieces are found by the boxes they show in part
+            beneath = _match_uids(truth, result, partly=True) if unscored else on
             for scanned in result.melds:
                 if tuple(result.pieces[i].code for i in scanned.pieces) in true_melds:
                     self.melds_found += 1
                     self.melds_found_true += 1
-                elif _lies_on(scanned.pieces, on, unscored):
+                elif _lies_on(scanned.pieces, beneath, unscored):
                     self.melds_found_unscored += 1
                 else:
                     self.melds_found += 1
             self.meld_losses.update(_losses(truth, result, on, found))
             self.points_photos += 1
-            scored = [m for m in result.melds if not _lies_on(m.pieces, on, unscored)]
+            scored = [m for m in result.melds if not _lies_on(m.pieces, beneath, unscored)]
             self.points_right += _points(scored) == self._true_points(truth.melds)
             for codes, side in zip(truth.melds, truth.meld_facing, strict=False):
                 if codes in found and side is not None:
@@ -394,19 +398,21 @@ def _on_partly(truth: Truth, result: ScanResult, on: dict[int, int]) -> set[int]
     }
 
 
-def _match_uids(truth: Truth, result: ScanResult) -> dict[int, int]:
-    """Predicted piece index -> the true physical piece (uid) its box overlaps best."""
-    if not truth.boxes or not result.pieces:
+def _match_uids(truth: Truth, result: ScanResult, partly: bool = False) -> dict[int, int]:
+    """Predicted piece index -> the true physical piece (uid) its box overlaps best: among the
+    labelled boxes, and with ``partly`` the boxes of pieces shown only in part too."""
+    boxes = (*truth.boxes, *truth.partly) if partly else truth.boxes
+    if not boxes or not result.pieces:
         return {}
     iou = box_iou(
-        np.array([b.box for b in truth.boxes], np.float32),
+        np.array([b.box for b in boxes], np.float32),
         np.array([p.box for p in result.pieces], np.float32),
     )
     out = {}
     for j in range(iou.shape[1]):
         i = int(iou[:, j].argmax())
-        if iou[i, j] >= IOU_MATCH and truth.boxes[i].uid >= 0:
-            out[j] = truth.boxes[i].uid
+        if iou[i, j] >= IOU_MATCH and boxes[i].uid >= 0:
+            out[j] = boxes[i].uid
     return out
 
 

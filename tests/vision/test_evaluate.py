@@ -167,6 +167,27 @@ def test_a_meld_read_on_a_true_meld_the_truth_leaves_unscored_is_left_out_of_pre
     assert "1 more lie on unscored true melds" in report.describe()
 
 
+def test_a_meld_read_where_the_truth_labels_none_of_its_pieces_is_left_out_too() -> None:
+    """A second true meld 9S 10S JS too small or turned to be asked of the scanner: the truth
+    labels none of its corners, but shows them in part (``partly``). Read right there, it is
+    left out of meld precision and of the points, as on any unscored meld (until session 36 it
+    counted as a false meld: no labelled box lay under its pieces)."""
+    truth = _truth()
+    hidden = tuple(TruthBox(c, False, _box(k), k) for k, c in ((5, "9S"), (6, "10S"), (7, "JS")))
+    truth = replace(truth, unscored_uids=((5, 6, 7),), partly=hidden)
+    codes = ["5H", "6H", "7H", "9C", "KD", "9S", "10S", "JS"]
+    report = Report("cards")
+    report.add(truth, _scan(codes, [[0, 1, 2], [5, 6, 7]]))
+    out = report.to_json()
+    assert out["meld_precision"] == 1.0 and out["melds_found_unscored"] == 1
+    assert out["points_right"] == {"photos": 1, "right": 1}
+    assert out["partly_seen"] == 3  # and its pieces count neither way
+    astray = Report("cards")  # one piece beyond that meld: a false meld, its points wrong
+    astray.add(truth, _scan(codes, [[0, 1, 2], [4, 5, 6, 7]]))
+    out = astray.to_json()
+    assert out["meld_precision"] == 0.5 and out["melds_found_unscored"] == 0
+
+
 def _set_of_7s() -> Truth:
     """A set 7H 7S 7C (uids 0-2) beside a discard pile 9C 10C JC (uids 3-5)."""
     codes = ["7H", "7S", "7C", "9C", "10C", "JC"]
