@@ -10,6 +10,8 @@ from __future__ import annotations
 import io
 import secrets
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,33 +55,14 @@ def inspect_photo(data: bytes, *, decode: bool = True) -> PhotoInfo:
         raise UnreadablePhotoError("the photo is empty")
     if is_heif(data):
         raise ValueError("inspect_photo takes an upload as as_kept keeps it: a HEIC as JPEG")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as image:
-                kind = image.format or ""
-                width, height = image.size
-                if width * height > MAX_PIXELS:
-                    raise UnreadablePhotoError(
-                        f"the photo claims {width}x{height} pixels: more than meldcam reads "
-                        f"({MAX_PIXELS // 1_000_000} MP)"
-                    )
-                if decode:
-                    image.load()  # decode everything: a truncated file fails here
-                if image.getexif().get(0x0112, 1) in TURNED_ORIENTATIONS:
-                    width, height = height, width
-    except UnreadablePhotoError:
-        raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise UnreadablePhotoError(
-            "the photo is too large in pixels (a decompression bomb?)"
-        ) from None
-    except UnidentifiedImageError:
-        raise UnreadablePhotoError(
-            "this file is not an image meldcam can read (JPEG, PNG, WebP or HEIC)"
-        ) from None
-    except (OSError, SyntaxError, ValueError) as error:
-        raise UnreadablePhotoError(f"the photo is damaged or truncated ({error})") from None
+    unknown = "this file is not an image meldcam can read (JPEG, PNG, WebP or HEIC)"
+    with _opened(data, "photo", unknown) as image:
+        kind = image.format or ""
+        width, height = image.size
+        if decode:
+            image.load()  # decode everything: a truncated file fails here
+        if image.getexif().get(0x0112, 1) in TURNED_ORIENTATIONS:
+            width, height = height, width
     if kind not in _FORMATS:
         raise UnreadablePhotoError(
             f"{kind or 'this'} images are not supported: send JPEG, PNG, WebP or HEIC"
@@ -95,6 +78,20 @@ def as_kept(data: bytes) -> bytes:
     if not is_heif(data):
         return data
     open_heif_with_pillow()
+    # Pillow cannot tell a HEIC it cannot read from no image: the file type box says HEIC
+    with _opened(data, "HEIC photo", "the HEIC photo is damaged or truncated") as image:
+        profile = image.info.get("icc_profile")
+        rgb = image.convert("RGB")  # decoded upright: its EXIF orientation is 1
+    out = io.BytesIO()
+    rgb.save(out, "JPEG", quality=HEIC_JPEG_QUALITY, icc_profile=profile)
+    return out.getvalue()
+
+
+@contextmanager
+def _opened(data: bytes, what: str, unknown: str) -> Iterator[Image.Image]:
+    """The upload opened by Pillow, at most ``MAX_PIXELS`` large; a decompression bomb, a file
+    Pillow cannot identify (refused as ``unknown`` says) or one that fails to decode, here or
+    in the caller's block (refused as a damaged ``what``), raise :class:`UnreadablePhotoError`."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -105,23 +102,18 @@ def as_kept(data: bytes) -> bytes:
                         f"the photo claims {width}x{height} pixels: more than meldcam reads "
                         f"({MAX_PIXELS // 1_000_000} MP)"
                     )
-                profile = image.info.get("icc_profile")
-                rgb = image.convert("RGB")  # decoded upright: its EXIF orientation is 1
+                yield image
     except UnreadablePhotoError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise UnreadablePhotoError(
             "the photo is too large in pixels (a decompression bomb?)"
         ) from None
-    except UnidentifiedImageError:  # a HEIC's file type box, and nothing libheif can read
-        raise UnreadablePhotoError("the HEIC photo is damaged or truncated") from None
+    except UnidentifiedImageError:
+        raise UnreadablePhotoError(unknown) from None
     except (OSError, SyntaxError, ValueError) as error:
-        raise UnreadablePhotoError(
-            f"the HEIC photo is damaged or truncated ({str(error).strip()})"
-        ) from None
-    out = io.BytesIO()
-    rgb.save(out, "JPEG", quality=HEIC_JPEG_QUALITY, icc_profile=profile)
-    return out.getvalue()
+        reason = str(error).strip()
+        raise UnreadablePhotoError(f"the {what} is damaged or truncated ({reason})") from None
 
 
 def new_photo_id() -> str:
