@@ -115,7 +115,9 @@ def _describe(result: Any) -> str:
     ]
     for k, meld in enumerate(result.melds, 1):
         facing = f" (faces the {meld.facing} side)" if meld.facing else ""
-        lines.append(f"  meld {k}{facing}: {meld.verdict.explain()}")
+        # a valid meld's verdict shows its reading; an invalid one's says only what is wrong
+        laid = "" if meld.verdict.valid else " ".join(result.pieces[i].code for i in meld.pieces)
+        lines.append(f"  meld {k}{facing}: {laid + ': ' if laid else ''}{meld.verdict.explain()}")
     if result.unassigned:
         codes = " ".join(result.pieces[i].code for i in result.unassigned)
         lines.append(f"  not in a meld: {codes}")
