@@ -10,6 +10,7 @@ its EXIF orientation at 1, so nothing is turned twice).
 
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,18 +37,12 @@ def is_heif(data: bytes) -> bool:
     return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
 
 
+@functools.cache
 def open_heif_with_pillow() -> None:
     """Teach Pillow to open HEIF photos (pillow-heif's opener, registered once)."""
-    global _heif_ready
-    if not _heif_ready:
-        from pillow_heif import register_heif_opener
+    from pillow_heif import register_heif_opener
 
-        register_heif_opener()
-        _heif_ready = True
-
-
-_heif_ready = False
-"""Whether :func:`open_heif_with_pillow` has registered the opener."""
+    register_heif_opener()
 
 
 @dataclass(frozen=True, slots=True)

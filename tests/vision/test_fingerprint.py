@@ -42,10 +42,3 @@ def test_a_setting_the_reading_steps_read_moves_the_fingerprint_one_of_assembly_
     monkeypatch.setattr(scanner_module, "DECODE_MIN_SIDE", 1600)  # reading's: read afresh
     changed = reading_steps_source()
     assert changed != before and b"DECODE_MIN_SIDE = 1600" in changed
-
-
-def test_the_reading_steps_source_holds_each_step_whole() -> None:
-    source = reading_steps_source().decode()
-    for step in READ_STEPS:
-        assert inspect.getsource(step) in source
-    assert "def assemble(" not in source
