@@ -6,6 +6,7 @@ import io
 
 import numpy as np
 import pytest
+from photo_files import heic
 from PIL import Image
 
 from vision.photo import load_photo
@@ -60,18 +61,6 @@ def test_photos_in_other_modes_read_as_pillows_rgb_of_them(mode: str, fmt: str) 
         assert red[0] > 200 and red[1] < 60 and red[2] < 60
 
 
-def _heic(image: Image.Image, orientation: int = 1, quality: int = 95) -> bytes:
-    """``image`` as an iPhone keeps a photo: HEIC, its EXIF orientation set."""
-    from vision.photo import open_heif_with_pillow
-
-    open_heif_with_pillow()  # the same opener writes HEIC
-    exif = Image.Exif()
-    exif[0x0112] = orientation
-    out = io.BytesIO()
-    image.save(out, "HEIF", exif=exif.tobytes(), quality=quality)
-    return out.getvalue()
-
-
 def _jpeg(image: Image.Image, orientation: int = 1) -> bytes:
     exif = Image.Exif()
     exif[0x0112] = orientation
@@ -87,9 +76,9 @@ def test_a_heic_photo_reads_as_the_jpeg_of_the_same_photo(orientation: int) -> N
     from vision.photo import is_heif, read_photo
 
     scene = Image.fromarray(_scene())
-    heic = _heic(scene, orientation)
-    assert is_heif(heic) and not is_heif(_jpeg(scene))
-    got, want = read_photo(heic), read_photo(_jpeg(scene, orientation))
+    data = heic(scene, orientation)
+    assert is_heif(data) and not is_heif(_jpeg(scene))
+    got, want = read_photo(data), read_photo(_jpeg(scene, orientation))
     assert (got.width, got.height) == (want.width, want.height)
     assert got.pixels.shape == want.pixels.shape
     assert (got.width, got.height) == ((48, 64) if orientation in (6, 8) else (64, 48))
@@ -102,17 +91,17 @@ def test_a_heic_photo_is_read_at_the_scale_a_jpeg_of_it_is_drafted_at() -> None:
     from vision.photo import read_photo
 
     scene = Image.fromarray(_scene()).resize((256, 192))
-    heic, jpeg = read_photo(_heic(scene), min_side=48), read_photo(_jpeg(scene), min_side=48)
-    assert heic.pixels.shape == jpeg.pixels.shape == (48, 64, 3)
-    assert heic.scale == jpeg.scale == (4.0, 4.0)
-    assert read_photo(_heic(scene), min_side=100).pixels.shape == (192, 256, 3)
+    got, want = read_photo(heic(scene), min_side=48), read_photo(_jpeg(scene), min_side=48)
+    assert got.pixels.shape == want.pixels.shape == (48, 64, 3)
+    assert got.scale == want.scale == (4.0, 4.0)
+    assert read_photo(heic(scene), min_side=100).pixels.shape == (192, 256, 3)
 
 
 def test_a_damaged_heic_is_refused_with_a_reason() -> None:
     from vision.errors import UnreadablePhotoError
     from vision.photo import read_photo
 
-    heic = _heic(Image.fromarray(_scene()))
-    for broken in (heic[: len(heic) // 2], b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"):
+    data = heic(Image.fromarray(_scene()))
+    for broken in (data[: len(data) // 2], b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"):
         with pytest.raises(UnreadablePhotoError, match="damaged or truncated"):
             read_photo(broken, "x.heic")

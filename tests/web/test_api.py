@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from photo_files import heic
 from PIL import Image
 
 from web.cli import main as cli_main
@@ -331,18 +332,14 @@ def test_an_iphones_heic_photo_is_read_and_kept_as_a_jpeg(client: FlaskClient, a
     """A HEIC of the real tile photo, held turned (EXIF 6 as an iPhone writes it): /api/scan
     reads it upright as its JPEG reads, and the game keeps it as an upright JPEG that the page
     serves to any browser."""
-    from vision.photo import open_heif_with_pillow
-
-    open_heif_with_pillow()
     photo = Image.open(REAL_TILES).convert("RGB")
     turned = photo.transpose(Image.Transpose.ROTATE_90)  # as the sensor saw it
-    exif = Image.Exif()
-    exif[0x0112] = 6  # shown turned back a quarter clockwise: the photo upright
-    heic, plain = io.BytesIO(), io.BytesIO()
-    turned.save(heic, "HEIF", exif=exif.tobytes(), quality=95)
+    plain = io.BytesIO()
     photo.save(plain, "JPEG", quality=95)
+    # EXIF 6: shown turned back a quarter clockwise, the photo upright
+    heic_data = heic(turned, orientation=6)
     read = {}
-    for name, data in (("heic", heic.getvalue()), ("jpeg", plain.getvalue())):
+    for name, data in (("heic", heic_data), ("jpeg", plain.getvalue())):
         body = {"photo": (io.BytesIO(data), f"t.{name}"), "kind": "tiles"}
         response = client.post("/api/scan", data=body)
         assert response.status_code == 200, response.json
@@ -352,7 +349,7 @@ def test_an_iphones_heic_photo_is_read_and_kept_as_a_jpeg(client: FlaskClient, a
     codes = {name: sorted(p["code"] for p in r["pieces"]) for name, r in read.items()}
     assert codes["heic"] == codes["jpeg"]
     game = new_game(client, rules="burako-003")
-    body = {"photo": (io.BytesIO(heic.getvalue()), "IMG_0001.HEIC"), "kind": "tiles"}
+    body = {"photo": (io.BytesIO(heic_data), "IMG_0001.HEIC"), "kind": "tiles"}
     kept = client.post(f"/api/games/{game}/photos", data=body)
     assert kept.status_code == 201, kept.json
     assert (kept.json["width"], kept.json["height"]) == photo.size and kept.json["scan"]

@@ -7,9 +7,9 @@ import struct
 import zlib
 
 import pytest
+from photo_files import heic
 from PIL import Image
 
-from vision.photo import open_heif_with_pillow
 from web.photos import UnreadablePhotoError, as_kept, inspect_photo
 
 
@@ -83,14 +83,6 @@ def png_claiming(width: int, height: int) -> bytes:
 def test_bad_photos_are_refused_with_a_reason(data: bytes, reason: str) -> None:
     with pytest.raises(UnreadablePhotoError, match=reason):
         inspect_photo(data)
-
-
-def heic(image: Image.Image, orientation: int = 1) -> bytes:
-    """``image`` as an iPhone keeps a photo: HEIC with its EXIF orientation."""
-    open_heif_with_pillow()
-    exif = Image.Exif()
-    exif[0x0112] = orientation
-    return encode(image, "HEIF", exif=exif.tobytes(), quality=95)
 
 
 def test_a_heic_photo_is_kept_as_an_upright_jpeg_every_browser_shows() -> None:
