@@ -167,7 +167,8 @@ FLANK_STEP = 0.3
 its step within ``FLANK_STEP`` of the near line's (as a share of it)."""
 UNMARKED_JOKER_CONFIDENCE = 0.29
 """The confidence given to a card with no index read in a meld's gap (:func:`unmarked_jokers`):
-under :data:`vision.scanner.LONE_JOKER_FLOOR`, so that one left in no meld is dropped."""
+under :data:`vision.scanner.LONE_JOKER_FLOOR`, so that one left in no meld is dropped (the
+scanner cannot be imported here; `tests/vision/test_gaps.py` holds the two together)."""
 
 
 def flanked_places(dets: Detections, width: int, height: int) -> np.ndarray:

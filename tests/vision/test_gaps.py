@@ -190,3 +190,17 @@ def test_the_joker_found_so_joins_its_meld_and_is_reported_uncertain() -> None:
     sure = _joined(dets, _column(100, [160], ["JK-card"]))
     result = assemble(sure, ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
     assert [p.uncertain for p in result.pieces] == [False] * 5
+
+
+def test_a_joker_found_so_in_a_row_that_is_no_meld_is_dropped() -> None:
+    """A place between two corners of a row of unrelated cards (a hand laid in line, 3C 7H _ KD
+    4S) shows no index either; the row is set aside as no meld, and the joker guessed there,
+    read under the floor under which a joker in no meld is dropped, goes with it."""
+    from vision.scanner import ScanKind, assemble
+
+    dets = _column(100, [100, 130, 190, 220], ["3C", "7H", "KD", "4S"])
+    out = unmarked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _blank_reader())
+    assert out.codes() == ["3C", "7H", "KD", "4S", "JK"]  # the place was taken for a joker
+    result = assemble(out, ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
+    assert not result.melds
+    assert sorted(p.code for p in result.pieces) == ["3C", "4S", "7H", "KD"]
