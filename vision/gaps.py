@@ -54,7 +54,8 @@ of the fans turned three quarters.
 
 from __future__ import annotations
 
-from typing import Protocol
+import math
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -171,15 +172,14 @@ under :data:`vision.scanner.LONE_JOKER_FLOOR`, so that one left in no meld is dr
 scanner cannot be imported here; `tests/vision/test_gaps.py` holds the two together)."""
 
 
-def flanked_places(dets: Detections, width: int, height: int) -> np.ndarray:
-    """(K, 4) boxes of the places one fan step from a card corner on each side, in line, where
-    no corner was found: a chain's link two steps long, or a chain's end with a card corner two
-    steps further on (the two parts a meld breaks into where one corner is not found)."""
+def _lines(dets: Detections) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[list[int]]]:
+    """The lines of card corners read as a rank and suit, hands left out: (centres, sizes, up
+    angles of the physical cards' shown corners, the lines as chains of their indexes)."""
     # the card corners read as a rank and suit: a joker read weakly is often a picture or a pip
     # (vision.scanner.drop_jokers_beside_corners), which would make a line of cards where none is
     cards = np.flatnonzero(~dets.kind & (np.array(dets.codes()) != grouping.JOKER_CODE))
-    if len(cards) < 3:
-        return np.zeros((0, 4), np.float32)
+    if len(cards) < 2:
+        return np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), []
     sub = dets[cards]
     g = grouping.group(sub.centres, sub.sizes, sub.codes(), sub.kind, sub.up, sub.faces)
     shown = np.array([p[0] for p in g.pieces])
@@ -191,6 +191,16 @@ def flanked_places(dets: Detections, width: int, height: int) -> np.ndarray:
         for chain in grouping.chains(centres, sizes, np.zeros(len(shown), bool), None, up)
         if not in_hand[chain].any()  # a hand's cards need not each show an index
     ]
+    return centres, sizes, up, lines
+
+
+def flanked_places(dets: Detections, width: int, height: int) -> np.ndarray:
+    """(K, 4) boxes of the places one fan step from a card corner on each side, in line, where
+    no corner was found: a chain's link two steps long, or a chain's end with a card corner two
+    steps further on (the two parts a meld breaks into where one corner is not found)."""
+    if int((~dets.kind & (np.array(dets.codes()) != grouping.JOKER_CODE)).sum()) < 3:
+        return np.zeros((0, 4), np.float32)
+    centres, sizes, up, lines = _lines(dets)
     line_of = {i: k for k, chain in enumerate(lines) for i in chain}
     found: list[tuple[np.ndarray, np.ndarray]] = []
     for chain in lines:
@@ -277,13 +287,159 @@ def unmarked_jokers(image: np.ndarray, dets: Detections, reader: Reader) -> Dete
     read = _read_places(image, boxes, reader)
     # what the classifier calls no piece is dropped from its reading
     blank = ~(boxes[:, None] == read.xyxy[None]).all(axis=2).any(axis=1)
-    if not blank.any():
+    return dets.joined(_jokers(boxes[blank], dets.faces.shape[1])) if blank.any() else dets
+
+
+def _jokers(boxes: np.ndarray, faces: int) -> Detections:
+    """Card jokers at ``boxes`` where a card shows no index, at
+    :data:`UNMARKED_JOKER_CONFIDENCE`."""
+    probs = np.zeros((len(boxes), faces), np.float32)
+    probs[:, PIECES.names.index(grouping.JOKER_CODE + "-card")] = 1.0
+    return Detections.from_boxes(
+        boxes, np.full(len(boxes), UNMARKED_JOKER_CONFIDENCE), np.full(len(boxes), CARD_JOKER)
+    ).with_faces(probs)
+
+
+OPEN_END_COS = -0.3
+"""A line's end is open (its card lies under the others, its index by the table) when the way
+out of the line points away from that card's face: the cosine between the way out and the
+face's diagonal (the card's right and down from its index, by its read up angle) is below this.
+At the other end lies the top card, whose own face is what one step beyond shows."""
+PAPER_NEAR = 40.0
+"""A pixel within this colour distance (RGB, 0-255) of a card's paper shows paper."""
+BLANK_SHARE = 0.6
+"""One step beyond an open end, at least this share of the place shows the end card's paper..."""
+BLANK_TONE = 20.0
+"""...and the place's median colour lies within this distance of it..."""
+TABLE_SHARE = 0.35
+"""...while two steps beyond, at most this share does (the table past the hidden card)..."""
+TABLE_APART = 50.0
+"""...and the median colours one and two steps beyond lie at least this far apart..."""
+STRIP_RUN = 0.6
+"""...and paper runs on from the end corner's box for at least this many fan steps (the
+median of five rays across the box): a card's own margin ends sooner."""
+MARKED_JOKER_SURE = 0.5
+"""A photo in which a card joker is read from its corner at least this surely plays with
+jokers that print a mark there: no blank place is taken for a joker (:func:`open_end_jokers`)."""
+
+
+class OpenEnd(NamedTuple):
+    """One fan step beyond the open end of a line of card corners (:func:`open_end_places`)."""
+
+    place: np.ndarray
+    """The box looked at (x1, y1, x2, y2)."""
+    centre: np.ndarray
+    """The end corner's centre..."""
+    size: np.ndarray
+    """...and its box's width and height."""
+    way: np.ndarray
+    """The unit direction out of the line."""
+    step: float
+    """The line's fan step."""
+
+
+def open_end_places(dets: Detections, width: int, height: int) -> list[OpenEnd]:
+    """The places one fan step beyond the open end of each line of card corners
+    (:data:`OPEN_END_COS`) that no detection covers."""
+    centres, sizes, up, lines = _lines(dets)
+    out: list[OpenEnd] = []
+    for chain in lines:
+        if len(chain) < 2:
+            continue
+        c, s = centres[chain], sizes[chain]
+        step = float(np.median(np.linalg.norm(np.diff(c, axis=0), axis=1)))
+        for end, inner in ((0, 1), (-1, -2)):
+            angle = float(up[chain[end]])
+            if step <= 0 or np.isnan(angle):
+                continue
+            way = c[end] - c[inner]
+            way = way / (np.linalg.norm(way) + 1e-9)
+            face = np.array([np.cos(angle) - np.sin(angle), np.sin(angle) + np.cos(angle)])
+            if float(way @ face) / np.sqrt(2) >= OPEN_END_COS:
+                continue
+            place = _uncovered([(c[end] + way * step, s[end])], dets, width, height)
+            if len(place):
+                out.append(OpenEnd(place[0], c[end], s[end], way, step))
+    return out
+
+
+def _pixels(image: np.ndarray, centre: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """(N, 3) float colours of the box of ``size`` at ``centre``, clipped to the photo."""
+    h, w = image.shape[:2]
+    x0, y0 = (max(int(v), 0) for v in centre - size / 2)
+    x1, y1 = int(min(centre[0] + size[0] / 2, w)), int(min(centre[1] + size[1] / 2, h))
+    return image[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+
+
+def _paper_run(
+    image: np.ndarray, start: np.ndarray, way: np.ndarray, paper: np.ndarray, reach: int
+) -> int:
+    """How many pixels from ``start`` along ``way`` show ``paper`` before three in a row do not
+    (looked at up to ``reach`` pixels, and inside the photo)."""
+    h, w = image.shape[:2]
+    points = start + np.arange(0, reach)[:, None] * way
+    inside = (points >= 0).all(axis=1) & (points[:, 0] < w) & (points[:, 1] < h)
+    points = points[: int(np.argmin(inside)) if not inside.all() else len(points)].astype(int)
+    if len(points) < 3:
+        return 0
+    off = np.linalg.norm(image[points[:, 1], points[:, 0]] - paper, axis=1) >= PAPER_NEAR
+    stops = np.flatnonzero(np.convolve(off, np.ones(3), "valid") >= 3)
+    return int(stops[0]) if len(stops) else len(points)
+
+
+def shows_hidden_card(
+    image: np.ndarray, centre: np.ndarray, size: np.ndarray, way: np.ndarray, step: float
+) -> bool:
+    """Whether one fan step beyond an open end (the corner at ``centre``, its box ``size``, the
+    way out ``way``) shows the paper of a card lying under the line, the table beyond it: the
+    strip of a card whose corner shows no index."""
+    own = _pixels(image, centre, size)
+    if len(own) < 4:
+        return False
+    bright = own.mean(axis=1)
+    paper = np.median(own[bright >= np.percentile(bright, 70)], axis=0)
+    one = _pixels(image, centre + way * step, size)
+    two = _pixels(image, centre + 2 * way * step, size)
+    if not len(one) or not len(two):
+        return False
+    tone_one, tone_two = np.median(one, axis=0), np.median(two, axis=0)
+    if not (
+        float((np.linalg.norm(one - paper, axis=1) < PAPER_NEAR).mean()) >= BLANK_SHARE
+        and float(np.linalg.norm(tone_one - paper)) < BLANK_TONE
+        and float((np.linalg.norm(two - paper, axis=1) < PAPER_NEAR).mean()) <= TABLE_SHARE
+        and float(np.linalg.norm(tone_one - tone_two)) >= TABLE_APART
+    ):
+        return False
+    across = np.array([-way[1], way[0]])
+    reach = float(np.abs(way) @ size)  # the box's extent along the way out
+    width = float(np.abs(across) @ size)
+    starts = [centre + way * reach / 2 + across * f * width for f in np.linspace(-0.3, 0.3, 5)]
+    need = STRIP_RUN * step
+    runs = [_paper_run(image, start, way, paper, math.ceil(need) + 3) for start in starts]
+    return float(np.median(runs)) >= need
+
+
+def open_end_jokers(image: np.ndarray, dets: Detections, reader: Reader) -> Detections:
+    """``dets`` and a card joker at each open end of a line of cards (:func:`open_end_places`)
+    beyond which the photo shows a card under the line, no index on it (:func:`shows_hidden_card`
+    and the classifier's "not a piece"): the joker of a deck that prints no mark in its corners,
+    laid at the meld's end. Not looked for in a photo whose jokers are read from their marks
+    (:data:`MARKED_JOKER_SURE`)."""
+    codes = np.array(dets.codes())
+    marked = ~dets.kind & (codes == grouping.JOKER_CODE)
+    if (marked & (dets.read_confidence >= MARKED_JOKER_SURE)).any():
         return dets
-    faces = np.zeros((int(blank.sum()), dets.faces.shape[1]), np.float32)
-    faces[:, PIECES.names.index(grouping.JOKER_CODE + "-card")] = 1.0
-    jokers = Detections.from_boxes(
-        boxes[blank],
-        np.full(int(blank.sum()), UNMARKED_JOKER_CONFIDENCE),
-        np.full(int(blank.sum()), CARD_JOKER),
-    ).with_faces(faces)
-    return dets.joined(jokers)
+    if int((~dets.kind & ~marked).sum()) < 2:
+        return dets
+    h, w = image.shape[:2]
+    places = [
+        end.place
+        for end in open_end_places(dets, w, h)
+        if shows_hidden_card(image, end.centre, end.size, end.way, end.step)
+    ]
+    if not places:
+        return dets
+    boxes = np.array(places, np.float32).reshape(-1, 4)
+    read = _read_places(image, boxes, reader)
+    blank = ~(boxes[:, None] == read.xyxy[None]).all(axis=2).any(axis=1)
+    return dets.joined(_jokers(boxes[blank], dets.faces.shape[1])) if blank.any() else dets

@@ -12,9 +12,12 @@ from vision.detections import NUM_FACES, Detections
 from vision.gaps import (
     CARD_JOKER,
     GAP_LOOKS,
+    UNMARKED_JOKER_CONFIDENCE,
     candidate_boxes,
     fill_gaps,
     flanked_places,
+    open_end_jokers,
+    open_end_places,
     unmarked_jokers,
 )
 
@@ -204,3 +207,73 @@ def test_a_joker_found_so_in_a_row_that_is_no_meld_is_dropped() -> None:
     result = assemble(out, ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
     assert not result.melds
     assert sorted(p.code for p in result.pieces) == ["3C", "4S", "7H", "KD"]
+
+
+TABLE = (30, 110, 50)  # green baize
+PAPER = (245, 244, 238)
+YS = [100.0, 130.0, 160.0, 190.0]  # a column meld's corners, each card on the one above
+
+
+def _upright(dets: Detections) -> Detections:
+    """``dets`` read standing upright (up angle 0): each card's face lies right of and below
+    its corner, so the column's top card lies under the others and its corner by the table."""
+    return replace(dets, up=np.zeros(len(dets), np.float32))
+
+
+def _table(strip: float = 0.0, gap: int = 0, table: tuple[int, int, int] = TABLE) -> np.ndarray:
+    """A photo of the column meld of ``YS`` at x 100: the cards' paper, an index inked in each
+    corner box, and ``strip`` pixels more paper above the top card (a card lying under it whose
+    corner shows no index), the table showing through its lowest ``gap`` of them."""
+    image = np.full((400, 400, 3), table, np.uint8)
+    edge = int(YS[0] - H / 2 - 6)  # the top card's edge
+    image[int(edge - strip) : 290, 88:158] = PAPER
+    image[edge - gap : edge, 88:158] = table
+    for y in YS:
+        image[int(y) - 7 : int(y) + 7, 97:103] = (20, 20, 20)  # the rank and suit
+    return image
+
+
+def test_the_place_beyond_a_lines_open_end_is_looked_at_not_the_top_cards_face() -> None:
+    dets = _upright(_column(100, YS, ["5H", "6H", "7H", "8H"]))
+    (end,) = open_end_places(dets, 400, 400)
+    assert _centres(end.place[None]) == [(100.0, 70.0)]  # one step above the top corner
+    assert end.step == pytest.approx(STEP) and end.way.tolist() == pytest.approx([0.0, -1.0])
+    # read upside down, the column's last card lies under the others: its end is the open one
+    turned = replace(dets, up=np.full(len(dets), np.pi, np.float32))
+    (end,) = open_end_places(turned, 400, 400)
+    assert _centres(end.place[None]) == [(100.0, 220.0)]
+    # a corner whose way up is not read tells no open end
+    assert open_end_places(_column(100, YS, ["5H", "6H", "7H", "8H"]), 400, 400) == []
+
+
+def test_a_card_under_the_open_end_that_shows_no_index_is_a_joker() -> None:
+    """A strip of paper one step beyond the open end, the table beyond it, and no index read
+    there: the joker of a deck that prints none in its corners, laid at the meld's end."""
+    dets = _upright(_column(100, YS, ["5H", "6H", "7H", "8H"]))
+    reader = _blank_reader()
+    out = open_end_jokers(_table(strip=STEP), dets, reader)
+    assert reader.seen == 1 and reader.looks == GAP_LOOKS
+    assert out.codes() == ["5H", "6H", "7H", "8H", "JK"]
+    assert out.coarse[4] == CARD_JOKER and _centres(out.xyxy[4:]) == [(100.0, 70.0)]
+    assert out.confidence[4] == UNMARKED_JOKER_CONFIDENCE
+
+
+@pytest.mark.parametrize(
+    "case", ["table beyond", "white square", "white table", "index read", "marked joker"]
+)
+def test_no_joker_is_guessed_where_the_photo_does_not_show_one(case: str) -> None:
+    """The table one step beyond the open end; something white there with the table between it
+    and the card (a checked cloth's square); paper two steps beyond too (a white cloth, or more
+    cards); an index read at the place (gap filling's); a photo whose jokers are read from their
+    corners."""
+    dets = _upright(_column(100, YS, ["5H", "6H", "7H", "8H"]))
+    image = {
+        "table beyond": _table(),
+        "white square": _table(strip=STEP, gap=5),
+        "white table": _table(strip=STEP, table=PAPER),
+    }.get(case, _table(strip=STEP))
+    reader = _Reader({70: 0.9}) if case == "index read" else _blank_reader()
+    if case == "marked joker":
+        dets = _joined(dets, _upright(_column(300, [100], ["JK-card"])))
+    out = open_end_jokers(image, dets, reader)
+    assert out is dets
