@@ -33,7 +33,7 @@ from vision.errors import (
     VisionError,
 )
 from vision.facing import facing
-from vision.gaps import fill_gaps, open_end_jokers, unmarked_jokers
+from vision.gaps import blank_jokers, fill_gaps
 from vision.light import balance, even_out, expose, for_detector, noise_level
 from vision.photo import PhotoInput, read_photo
 from vision.quality import (
@@ -327,7 +327,7 @@ class Scanner:
         """The pieces of the photo ``image`` (``seen`` as the detector read it, ``dets`` what
         it found) and their kind: read, looked at again small when nothing was found, and with
         the card corners the detector missed looked for, and the jokers that show no index
-        (:func:`vision.gaps.unmarked_jokers`, :func:`vision.gaps.open_end_jokers`)."""
+        (:func:`vision.gaps.blank_jokers`)."""
         dets, kind = self._read(image, dets, asked)
         if not len(dets):
             # a close-up of a piece or two can be too big for the detector at its size, and what
@@ -336,8 +336,7 @@ class Scanner:
         if kind is ScanKind.CARDS and self.config.gap_floor > 0:
             dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
         if kind is ScanKind.CARDS:
-            dets = unmarked_jokers(image, dets, self.classifier)
-            dets = open_end_jokers(image, dets, self.classifier)
+            dets = blank_jokers(image, dets, self.classifier)
         return dets, kind
 
     def _read(
