@@ -581,7 +581,7 @@ def test_a_joker_with_no_mark_in_its_corners_is_read_in_its_meld(
     jester in the middle and nothing in their corners): the run AC 2C JK 4C 5C is read whole,
     the joker reported uncertain (``vision.gaps.unmarked_jokers``). Without that step the
     meld breaks at the joker. The scene is `dev_decks`' 19th (seed 2121), made here."""
-    import vision.scanner
+    import vision.gaps
     from datasets import card_art
     from datasets.scene import SceneKind, render_scene
     from datasets.tiles import HELD_OUT_TILE_STYLES
@@ -609,10 +609,49 @@ def test_a_joker_with_no_mark_in_its_corners_is_read_in_its_meld(
     assert meld.verdict.valid
     joker = next(i for i in meld.pieces if result.pieces[i].code == "JK")
     assert [i for i in meld.pieces if result.pieces[i].uncertain] == [joker]
-    monkeypatch.setattr(vision.scanner, "unmarked_jokers", lambda image, dets, reader: dets)
+    monkeypatch.setattr(vision.gaps, "unmarked_jokers", lambda image, dets, *_: dets)
     without = scanner.scan(photo, "cards")
     assert "JK" not in [p.code for p in without.pieces]
     assert not {run, run[::-1]} & set(melds(without))
+
+
+def test_a_joker_with_no_mark_at_a_melds_open_end_is_read_in_its_meld(
+    scanner: Scanner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`dev_decks`' 26th table (Kennard's deck, seed 2121): the run JK 8D 9D 10D JD, its joker
+    laid under the 8D at the meld's open end, shows a strip of blank paper there; it is read
+    as the joker, reported uncertain (``vision.gaps.open_end_jokers``). Without that step the
+    meld reads 8D 9D 10D JD."""
+    import vision.gaps
+    from datasets import card_art
+    from datasets.scene import SceneKind, render_scene
+    from datasets.tiles import HELD_OUT_TILE_STYLES
+    from datasets.writer import image_seed
+
+    monkeypatch.setenv("MELDCAM_CACHE", str(tmp_path / "cache"))  # held-out faces kept apart
+    card_art.load_deck.cache_clear()
+    try:
+        scene = render_scene(
+            image_seed(2121, 25), SceneKind.CARDS, (1280, 960),
+            card_art.held_out_decks(), None, 0.0, HELD_OUT_TILE_STYLES,
+        )  # fmt: skip
+    finally:
+        card_art.load_deck.cache_clear()
+    photo = np.ascontiguousarray(scene.image[:, :, ::-1])  # BGR -> RGB
+    run = ("JK", "8D", "9D", "10D", "JD")
+
+    def melds(result: ScanResult) -> list[tuple[str, ...]]:
+        return [tuple(result.pieces[i].code for i in m.pieces) for m in result.melds]
+
+    result = scanner.scan(photo, "cards")
+    found = melds(result)
+    assert run in found or run[::-1] in found, found
+    meld = result.melds[found.index(run if run in found else run[::-1])]
+    assert meld.verdict.valid
+    assert [result.pieces[i].code for i in meld.pieces if result.pieces[i].uncertain] == ["JK"]
+    monkeypatch.setattr(vision.gaps, "open_end_jokers", lambda image, dets, *_: dets)
+    found = melds(scanner.scan(photo, "cards"))
+    assert run[1:] in found or run[1:][::-1] in found, found
 
 
 def test_eval_from_cached_readings_reports_what_the_models_read(
