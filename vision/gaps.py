@@ -321,10 +321,15 @@ def unmarked_jokers(
     boxes = flanked_places(dets, w, h, lines)
     if not len(boxes):
         return dets
-    read = _read_places(image, boxes, reader)
-    # what the classifier calls no piece is dropped from its reading
-    blank = ~(boxes[:, None] == read.xyxy[None]).all(axis=2).any(axis=1)
+    blank = _no_index(image, boxes, reader)
     return dets.joined(_jokers(boxes[blank], dets.faces.shape[1])) if blank.any() else dets
+
+
+def _no_index(image: np.ndarray, boxes: np.ndarray, reader: Reader) -> np.ndarray:
+    """Mask of the looked-for places ``boxes`` where the classifier finds no index at all (it
+    drops what it calls no piece from its reading)."""
+    read = _read_places(image, boxes, reader)
+    return np.asarray(~(boxes[:, None] == read.xyxy[None]).all(axis=2).any(axis=1))
 
 
 def _jokers(boxes: np.ndarray, faces: int) -> Detections:
@@ -481,8 +486,7 @@ def open_end_jokers(
     if not places:
         return dets
     boxes = np.array(places, np.float32).reshape(-1, 4)
-    read = _read_places(image, boxes, reader)
-    blank = ~(boxes[:, None] == read.xyxy[None]).all(axis=2).any(axis=1)
+    blank = _no_index(image, boxes, reader)
     return dets.joined(_jokers(boxes[blank], dets.faces.shape[1])) if blank.any() else dets
 
 

@@ -574,14 +574,10 @@ def test_corners_looked_for_past_the_melds_are_true_cards_of_the_real_fans(
 
 
 @pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
-def test_a_joker_with_no_mark_in_its_corners_is_read_in_its_meld(
-    scanner: Scanner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A table dealt from Adrian Kennard's deck (held out from training; its jokers carry a
-    jester in the middle and nothing in their corners): the run AC 2C JK 4C 5C is read whole,
-    the joker reported uncertain (``vision.gaps.unmarked_jokers``). Without that step the
-    meld breaks at the joker. The scene is `dev_decks`' 19th (seed 2121), made here."""
-    import vision.gaps
+def _kennard_table(index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> np.ndarray:
+    """`dev_decks`' table ``index`` (seed 2121), dealt from the decks held out from training
+    (Adrian Kennard's jokers carry a jester in the middle and nothing in their corners), made
+    here as RGB."""
     from datasets import card_art
     from datasets.scene import SceneKind, render_scene
     from datasets.tiles import HELD_OUT_TILE_STYLES
@@ -591,66 +587,59 @@ def test_a_joker_with_no_mark_in_its_corners_is_read_in_its_meld(
     card_art.load_deck.cache_clear()
     try:
         scene = render_scene(
-            image_seed(2121, 19), SceneKind.CARDS, (1280, 960),
+            image_seed(2121, index), SceneKind.CARDS, (1280, 960),
             card_art.held_out_decks(), None, 0.0, HELD_OUT_TILE_STYLES,
         )  # fmt: skip
     finally:
         card_art.load_deck.cache_clear()
-    photo = np.ascontiguousarray(scene.image[:, :, ::-1])  # BGR -> RGB
-    run = ("AC", "2C", "JK", "4C", "5C")
+    return np.ascontiguousarray(scene.image[:, :, ::-1])  # BGR -> RGB
 
-    def melds(result: ScanResult) -> list[tuple[str, ...]]:
-        return [tuple(result.pieces[i].code for i in m.pieces) for m in result.melds]
 
-    result = scanner.scan(photo, "cards")
-    found = melds(result)
+def _meld_codes(result: ScanResult) -> list[tuple[str, ...]]:
+    return [tuple(result.pieces[i].code for i in m.pieces) for m in result.melds]
+
+
+def _read_whole(result: ScanResult, run: tuple[str, ...]) -> list[str]:
+    """The codes of ``run``'s pieces read uncertain, once the scan is seen to read it whole
+    (either way along) and valid."""
+    found = _meld_codes(result)
     assert run in found or run[::-1] in found, found
     meld = result.melds[found.index(run if run in found else run[::-1])]
     assert meld.verdict.valid
-    joker = next(i for i in meld.pieces if result.pieces[i].code == "JK")
-    assert [i for i in meld.pieces if result.pieces[i].uncertain] == [joker]
+    return [result.pieces[i].code for i in meld.pieces if result.pieces[i].uncertain]
+
+
+def test_a_joker_with_no_mark_in_its_corners_is_read_in_its_meld(
+    scanner: Scanner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`dev_decks`' table 19, Kennard's deck: the run AC 2C JK 4C 5C is read whole, the joker
+    reported uncertain (``vision.gaps.unmarked_jokers``). Without that step the meld breaks at
+    the joker."""
+    import vision.gaps
+
+    photo = _kennard_table(19, tmp_path, monkeypatch)
+    run = ("AC", "2C", "JK", "4C", "5C")
+    assert _read_whole(scanner.scan(photo, "cards"), run) == ["JK"]
     monkeypatch.setattr(vision.gaps, "unmarked_jokers", lambda image, dets, *_: dets)
     without = scanner.scan(photo, "cards")
     assert "JK" not in [p.code for p in without.pieces]
-    assert not {run, run[::-1]} & set(melds(without))
+    assert not {run, run[::-1]} & set(_meld_codes(without))
 
 
 def test_a_joker_with_no_mark_at_a_melds_open_end_is_read_in_its_meld(
     scanner: Scanner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`dev_decks`' 26th table (Kennard's deck, seed 2121): the run JK 8D 9D 10D JD, its joker
-    laid under the 8D at the meld's open end, shows a strip of blank paper there; it is read
-    as the joker, reported uncertain (``vision.gaps.open_end_jokers``). Without that step the
-    meld reads 8D 9D 10D JD."""
+    """`dev_decks`' table 25, Kennard's deck: the run JK 8D 9D 10D JD, its joker laid under the
+    8D at the meld's open end, shows a strip of blank paper there; it is read as the joker,
+    reported uncertain (``vision.gaps.open_end_jokers``). Without that step the meld reads
+    8D 9D 10D JD."""
     import vision.gaps
-    from datasets import card_art
-    from datasets.scene import SceneKind, render_scene
-    from datasets.tiles import HELD_OUT_TILE_STYLES
-    from datasets.writer import image_seed
 
-    monkeypatch.setenv("MELDCAM_CACHE", str(tmp_path / "cache"))  # held-out faces kept apart
-    card_art.load_deck.cache_clear()
-    try:
-        scene = render_scene(
-            image_seed(2121, 25), SceneKind.CARDS, (1280, 960),
-            card_art.held_out_decks(), None, 0.0, HELD_OUT_TILE_STYLES,
-        )  # fmt: skip
-    finally:
-        card_art.load_deck.cache_clear()
-    photo = np.ascontiguousarray(scene.image[:, :, ::-1])  # BGR -> RGB
+    photo = _kennard_table(25, tmp_path, monkeypatch)
     run = ("JK", "8D", "9D", "10D", "JD")
-
-    def melds(result: ScanResult) -> list[tuple[str, ...]]:
-        return [tuple(result.pieces[i].code for i in m.pieces) for m in result.melds]
-
-    result = scanner.scan(photo, "cards")
-    found = melds(result)
-    assert run in found or run[::-1] in found, found
-    meld = result.melds[found.index(run if run in found else run[::-1])]
-    assert meld.verdict.valid
-    assert [result.pieces[i].code for i in meld.pieces if result.pieces[i].uncertain] == ["JK"]
+    assert _read_whole(scanner.scan(photo, "cards"), run) == ["JK"]
     monkeypatch.setattr(vision.gaps, "open_end_jokers", lambda image, dets, *_: dets)
-    found = melds(scanner.scan(photo, "cards"))
+    found = _meld_codes(scanner.scan(photo, "cards"))
     assert run[1:] in found or run[1:][::-1] in found, found
 
 
