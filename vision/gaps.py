@@ -190,10 +190,16 @@ def fill_gaps(
 FLANK_TOLERANCE = 0.35
 """A card corner flanks a place from the far side when it lies within this many fan steps of
 where the next card's corner would (one step past the place, along the chain's line)."""
-FLANK_TURN_DEG = 25.0
+FLANK_TURN_DEG = 35.0
 FLANK_STEP = 0.3
 """The line of cards beyond a gap runs on within ``FLANK_TURN_DEG`` of the near line's direction,
-its step within ``FLANK_STEP`` of the near line's (as a share of it)."""
+its step within ``FLANK_STEP`` of the near line's (as a share of it). Session 37 (25 -> 35
+degrees; the blank jokers of cached readings taken out and found again, `runs/sweep_blank.py`,
+gitignored): `dev_decks` melds 397 -> 399 of 533, points right 81 -> 83, a fan that bends at
+its joker (2S 3S 4S _ 6S 7S, its parts 31 degrees apart); 45 degrees read the same; `dev_cards`
+and `dev_cards_12mp` the same melds and jokers. ``FLANK_STEP`` 0.45 read the same as 0.3;
+``FLANK_TOLERANCE`` 0.5 one `dev_decks` meld more, and `dev_cards_12mp`'s joker precision
+0.834 -> 0.826."""
 UNMARKED_JOKER_CONFIDENCE = 0.29
 """The confidence given to a card with no index read in a meld's gap (:func:`unmarked_jokers`):
 under :data:`vision.scanner.LONE_JOKER_FLOOR`, so that one left in no meld is dropped (the
