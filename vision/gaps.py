@@ -211,12 +211,18 @@ Lines = tuple[np.ndarray, np.ndarray, np.ndarray, list[list[int]]]
 box sizes and up angles, and the lines as chains of their indexes."""
 
 
+def _ranked_cards(dets: Detections) -> np.ndarray:
+    """Mask of the card corners read as a rank and suit (not as a joker): a joker read weakly
+    is often a picture or a pip (vision.scanner.drop_jokers_beside_corners), which would make a
+    line of cards where none is."""
+    return np.asarray(~dets.kind & (np.array(dets.codes()) != grouping.JOKER_CODE))
+
+
 def lines_of_cards(dets: Detections) -> Lines:
-    """The lines of card corners read as a rank and suit, hands left out. Jokers are left out,
-    so the jokers found where no index is (:func:`blank_jokers`) do not move them."""
-    # the card corners read as a rank and suit: a joker read weakly is often a picture or a pip
-    # (vision.scanner.drop_jokers_beside_corners), which would make a line of cards where none is
-    cards = np.flatnonzero(~dets.kind & (np.array(dets.codes()) != grouping.JOKER_CODE))
+    """The lines of card corners read as a rank and suit (:func:`_ranked_cards`), hands left
+    out. Jokers are left out, so the jokers found where no index is (:func:`blank_jokers`) do
+    not move them."""
+    cards = np.flatnonzero(_ranked_cards(dets))
     if len(cards) < 2:
         return np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), []
     sub = dets[cards]
@@ -239,9 +245,9 @@ def flanked_places(
     """(K, 4) boxes of the places one fan step from a card corner on each side, in line, where
     no corner was found: a chain's link two steps long, or a chain's end with a card corner two
     steps further on (the two parts a meld breaks into where one corner is not found)."""
-    if int((~dets.kind & (np.array(dets.codes()) != grouping.JOKER_CODE)).sum()) < 3:
+    if int(_ranked_cards(dets).sum()) < 3:
         return np.zeros((0, 4), np.float32)
-    centres, sizes, up, chains = lines or lines_of_cards(dets)
+    centres, sizes, up, chains = lines if lines is not None else lines_of_cards(dets)
     line_of = {i: k for k, chain in enumerate(chains) for i in chain}
     found: list[tuple[np.ndarray, np.ndarray]] = []
     for chain in chains:
@@ -391,7 +397,7 @@ def open_end_places(
 ) -> list[OpenEnd]:
     """The places one fan step beyond the open end of each line of card corners
     (:data:`OPEN_END_COS`) that no detection covers."""
-    centres, sizes, up, chains = lines or lines_of_cards(dets)
+    centres, sizes, up, chains = lines if lines is not None else lines_of_cards(dets)
     out: list[OpenEnd] = []
     for chain in chains:
         if len(chain) < 2:
@@ -477,11 +483,8 @@ def open_end_jokers(
     and the classifier's "not a piece"): the joker of a deck that prints no mark in its corners,
     laid at the meld's end. Not looked for in a photo whose jokers are read from their marks
     (:data:`MARKED_JOKER_SURE`)."""
-    codes = np.array(dets.codes())
-    marked = ~dets.kind & (codes == grouping.JOKER_CODE)
-    if (marked & (dets.read_confidence >= MARKED_JOKER_SURE)).any():
-        return dets
-    if int((~dets.kind & ~marked).sum()) < 2:
+    jokers = ~dets.kind & (np.array(dets.codes()) == grouping.JOKER_CODE)
+    if (jokers & (dets.read_confidence >= MARKED_JOKER_SURE)).any():
         return dets
     h, w = image.shape[:2]
     places = [
@@ -500,9 +503,7 @@ def blank_jokers(image: np.ndarray, dets: Detections, reader: Reader) -> Detecti
     """``dets`` and the card jokers found where a card shows no index: in a meld's gap
     (:func:`unmarked_jokers`) and beyond its open end (:func:`open_end_jokers`), the lines of
     cards grouped once for both. On `bench/scan.py`'s tiled fan (158 pieces) the open-end step
-    took 44-56 ms on its own, 35 of them grouping; both steps together now take 46-81 ms there,
-    18-26 ms on the fan (five scans each, session 37)."""
-    if int((~dets.kind & (np.array(dets.codes()) != grouping.JOKER_CODE)).sum()) < 2:
-        return dets
+    took 44-56 ms on its own, about 35 of them grouping (under cProfile); both steps together
+    now take 46-81 ms there, 18-26 ms on the fan (five scans each, session 37)."""
     lines = lines_of_cards(dets)
     return open_end_jokers(image, unmarked_jokers(image, dets, reader, lines), reader, lines)
