@@ -5,8 +5,9 @@ from afar whose small pieces the detector reads a second time enlarged (``small_
 also with that second reading off). Prints each one's split (decode, detect, recognise, group,
 score), the peak memory of the process, and, when ultralytics is installed and
 ``models/detector.pt`` exists, the time of ultralytics' own ``predict`` on the fan photo at the
-same size for comparison; and the two photos read with the other classifier (the int8 one is
-served on a CPU with VNNI, the fp32 one elsewhere: ``vision.scanner.classifier_file``).
+same size for comparison; and the two photos read with each classifier not served (the 8-bit
+one is served on a CPU with VNNI, the one with 7-bit weights on a CPU with AVX2 alone, the fp32
+one elsewhere: ``vision.scanner.classifier_file``).
 
     .venv/bin/python bench/scan.py [--photos N] [--models models]
 """
@@ -49,7 +50,7 @@ def main() -> int:
     args = p.parse_args()
     sys.path.insert(0, str(ROOT))
     from vision.recogniser import OnnxClassifier
-    from vision.scanner import INT8_CLASSIFIER_FILE, TRAINED_CLASSIFIER_FILE, Scanner
+    from vision.scanner import CLASSIFIER_CHOICES, Scanner
 
     data = twelve_mp_jpeg()
     t0 = time.perf_counter()
@@ -65,12 +66,11 @@ def main() -> int:
         measure(plain, afar, args.photos, "the same, not enlarged (small_px 0)")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (RSS): {peak_mb:.0f} MB")
-    other = {
-        TRAINED_CLASSIFIER_FILE: INT8_CLASSIFIER_FILE,
-        INT8_CLASSIFIER_FILE: TRAINED_CLASSIFIER_FILE,
-    }[scanner.classifier.path.name]
-    if (args.models / other).exists():
-        # the same photos read with the classifier not served on this CPU, for comparison
+    served = scanner.classifier.path.name
+    for other in CLASSIFIER_CHOICES.values():
+        if other == served or not (args.models / other).exists():
+            continue
+        # the same photos read with a classifier not served on this CPU, for comparison
         config = scanner.config
         scanner.classifier = OnnxClassifier(
             args.models / other, config.crop_margin, config.tile_crop_margin

@@ -6,10 +6,12 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
 import json
 import math
+import textwrap
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
@@ -65,9 +67,18 @@ TRAINED_CLASSIFIER_FILE = "classifier.onnx"
 INT8_CLASSIFIER_FILE = "classifier.int8.onnx"
 """The same quantized to 8 bits (:mod:`vision.train.quantize`): served where the CPU has VNNI,
 on which it reads crops three times faster and as well (:func:`classifier_file`)."""
+W7_CLASSIFIER_FILE = "classifier.int8w7.onnx"
+"""The same quantized with its weights kept within 7 bits: served where the CPU has AVX2 but
+no VNNI, which sums pairs of 8-bit products into 16 bits; 7-bit weights cannot overflow them,
+and the net reads a crop there in 0.55-0.64 ms instead of 1.03-1.25 (session 38)."""
+CLASSIFIER_CHOICES = {
+    "fp32": TRAINED_CLASSIFIER_FILE,
+    "int8": INT8_CLASSIFIER_FILE,
+    "int8w7": W7_CLASSIFIER_FILE,
+}
 CLASSIFIER_ENV = "MELDCAM_CLASSIFIER"
-"""``int8`` or ``fp32`` chooses the served classifier whatever the CPU; ``auto`` (the default)
-lets :func:`classifier_file` choose."""
+"""A key of :data:`CLASSIFIER_CHOICES` chooses the served classifier whatever the CPU; ``auto``
+(the default) lets :func:`classifier_file` choose."""
 VNNI_FLAGS = frozenset({"avx512_vnni", "avx_vnni"})
 CONFIG_FILE = "scanner.json"
 DECODE_MIN_SIDE = 1200
@@ -229,8 +240,10 @@ class Scanner:
         served = classifier_file(folder)
         classifier = OnnxClassifier(served, config.crop_margin, config.tile_crop_margin)
         digest = hashlib.sha256(repr(config).encode())
-        for file in (folder / DETECTOR_FILE, served, *READ_CODE):
+        for file in (folder / DETECTOR_FILE, served):
             digest.update(file.read_bytes())
+        for file in READ_CODE:
+            digest.update(code_form(file.read_text()))
         digest.update(reading_steps_source())
         return cls(detector, classifier, config, digest.hexdigest()[:16], count_copies)
 
@@ -380,36 +393,48 @@ class Reading:
         )  # fmt: skip
 
 
-def has_vnni(cpuinfo: str | None = None) -> bool:
-    """Whether the CPU (``/proc/cpuinfo``, or the text given) sums products of 8-bit integers
-    straight into 32 bits (x86 VNNI). Without it onnxruntime sums them in pairs into 16 bits,
-    which 8-bit weights can overflow, and session 9's machine (AVX2 alone) ran int8 no faster
-    than fp32."""
+def cpu_flags(cpuinfo: str | None = None) -> frozenset[str]:
+    """The flags of the CPU (``/proc/cpuinfo``, or the text given): none where there is no such
+    file (not Linux) or it lists none (an ARM CPU names its features otherwise)."""
     if cpuinfo is None:
         try:
             cpuinfo = Path("/proc/cpuinfo").read_text()
         except OSError:
-            return False  # not Linux: no flags to read, fp32 is served
+            return frozenset()
     for line in cpuinfo.splitlines():
         if line.startswith("flags"):
-            return bool(VNNI_FLAGS & set(line.partition(":")[2].split()))
-    return False
+            return frozenset(line.partition(":")[2].split())
+    return frozenset()
 
 
-def classifier_file(folder: Path, choice: str | None = None, vnni: bool | None = None) -> Path:
-    """The classifier served from ``folder``: the int8 one where the CPU has VNNI (and the folder
-    holds it), else the fp32 one; ``choice`` (default: the ``MELDCAM_CLASSIFIER`` environment
-    variable, else ``auto``) may name ``int8`` or ``fp32`` instead."""
+def has_vnni(cpuinfo: str | None = None) -> bool:
+    """Whether the CPU (``/proc/cpuinfo``, or the text given) sums products of 8-bit integers
+    straight into 32 bits (x86 VNNI). Without it onnxruntime sums them in pairs into 16 bits,
+    which 8-bit weights can overflow (:data:`W7_CLASSIFIER_FILE`)."""
+    return bool(VNNI_FLAGS & cpu_flags(cpuinfo))
+
+
+def classifier_file(
+    folder: Path, choice: str | None = None, flags: frozenset[str] | None = None
+) -> Path:
+    """The classifier served from ``folder``, where it holds that file: the 8-bit one where the
+    CPU has VNNI, the one with 7-bit weights where it has AVX2 alone, else the fp32 one.
+    ``choice`` (default: the ``MELDCAM_CLASSIFIER`` environment variable, else ``auto``) may name
+    any of :data:`CLASSIFIER_CHOICES` instead; ``flags`` stands for the CPU's own."""
     import os
 
     choice = (choice or os.environ.get(CLASSIFIER_ENV) or "auto").strip().lower()
-    if choice not in ("auto", "int8", "fp32"):
-        raise VisionError(f"{CLASSIFIER_ENV} must be auto, int8 or fp32, not {choice!r}")
-    int8 = folder / INT8_CLASSIFIER_FILE
-    if choice == "int8":
-        return int8
-    if choice == "auto" and int8.exists() and (has_vnni() if vnni is None else vnni):
-        return int8
+    if choice != "auto" and choice not in CLASSIFIER_CHOICES:
+        raise VisionError(
+            f"{CLASSIFIER_ENV} must be auto, {', '.join(CLASSIFIER_CHOICES)}, not {choice!r}"
+        )
+    if choice != "auto":
+        return folder / CLASSIFIER_CHOICES[choice]
+    flags = cpu_flags() if flags is None else flags
+    if VNNI_FLAGS & flags and (folder / INT8_CLASSIFIER_FILE).exists():
+        return folder / INT8_CLASSIFIER_FILE
+    if "avx2" in flags and (folder / W7_CLASSIFIER_FILE).exists():
+        return folder / W7_CLASSIFIER_FILE
     return folder / TRAINED_CLASSIFIER_FILE
 
 
@@ -451,11 +476,35 @@ def step_names(step: object) -> set[str]:
     return names
 
 
+def code_form(source: str) -> bytes:
+    """What Python runs of ``source`` (a module, or a function's source however indented): its
+    syntax tree without docstrings (a string standing alone as a statement: a module's, a
+    function's, a setting's), comments or layout, so that the fingerprint moves when the code
+    changes and not when only its words do."""
+    tree = ast.parse(textwrap.dedent(source))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            kept = [statement for statement in body if not _words(statement)]
+            if len(kept) < len(body):
+                node.body = kept or [ast.Pass()]  # type: ignore[attr-defined]
+    return ast.dump(tree, annotate_fields=False, include_attributes=False).encode()
+
+
+def _words(statement: ast.stmt) -> bool:
+    """Whether a statement is a string standing alone, which does nothing."""
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
 def reading_steps_source() -> bytes:
-    """What names the reading steps in the fingerprint: their source, and the values of this
-    module's settings they read (``DECODE_MIN_SIDE``...)."""
+    """What names the reading steps in the fingerprint: their code (:func:`code_form`), and the
+    values of this module's settings they read (``DECODE_MIN_SIDE``...)."""
     module = globals()
-    parts = [inspect.getsource(step) for step in READ_STEPS]
+    parts = [code_form(inspect.getsource(step)).decode() for step in READ_STEPS]
     for step in READ_STEPS:
         for name in sorted(step_names(step)):
             value = module.get(name)

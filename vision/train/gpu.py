@@ -102,10 +102,10 @@ def held_back(model: str) -> list[str]:
     under 64 MiB: the served ONNX files and the other model's weights, all but the run's start,
     ``models/<model>.pt``. (Session 26's notes had the classifier's run leave ``classifier.pt``
     behind too, and it would have trained from nothing.)"""
-    from vision.scanner import DETECTOR_FILE, INT8_CLASSIFIER_FILE, TRAINED_CLASSIFIER_FILE
+    from vision.scanner import CLASSIFIER_CHOICES, DETECTOR_FILE
 
     others = [f"{other}.pt" for other in MODELS_TRAINED if other != model]
-    return [DETECTOR_FILE, TRAINED_CLASSIFIER_FILE, INT8_CLASSIFIER_FILE, *others]
+    return [DETECTOR_FILE, *CLASSIFIER_CHOICES.values(), *others]
 
 
 def pack_crops(crops: Path, out: Path) -> Path:

@@ -269,11 +269,12 @@ def serve_classifier(checkpoint: Path) -> Path:
 
 
 def quantize_stage() -> Path:
-    """``models/classifier.onnx`` quantized to 8 bits (``classifier.int8.onnx``, which the scanner
-    serves on a CPU with VNNI), calibrated on the training crops at the served margins
-    (:mod:`vision.train.quantize`)."""
+    """``models/classifier.onnx`` quantized twice, calibrated on the training crops at the served
+    margins (:mod:`vision.train.quantize`): to 8 bits (``classifier.int8.onnx``, which the
+    scanner serves on a CPU with VNNI) and with 7-bit weights (``classifier.int8w7.onnx``, served
+    on one with AVX2 alone). Returns the first."""
     from vision.crops import CROP_SIZE
-    from vision.scanner import INT8_CLASSIFIER_FILE, TRAINED_CLASSIFIER_FILE
+    from vision.scanner import INT8_CLASSIFIER_FILE, TRAINED_CLASSIFIER_FILE, W7_CLASSIFIER_FILE
     from vision.train.quantize import calibration_crops, quantize_classifier
 
     crops = crops_folder()
@@ -284,12 +285,17 @@ def quantize_stage() -> Path:
     ]
     if not sets:
         raise SystemExit(f"no training crops under {crops}: run the sets stage first")
+    calibration = calibration_crops(sets, CROP_SIZE)
     out = quantize_classifier(
-        MODELS / TRAINED_CLASSIFIER_FILE,
-        MODELS / INT8_CLASSIFIER_FILE,
-        calibration_crops(sets, CROP_SIZE),
+        MODELS / TRAINED_CLASSIFIER_FILE, MODELS / INT8_CLASSIFIER_FILE, calibration
     )
-    print(f"quantized {TRAINED_CLASSIFIER_FILE} -> {out.name} on {len(sets)} crop sets")
+    quantize_classifier(
+        MODELS / TRAINED_CLASSIFIER_FILE, MODELS / W7_CLASSIFIER_FILE, calibration, seven_bit=True
+    )
+    print(
+        f"quantized {TRAINED_CLASSIFIER_FILE} -> {out.name} and {W7_CLASSIFIER_FILE} "
+        f"on {len(sets)} crop sets"
+    )
     return out
 
 

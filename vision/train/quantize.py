@@ -1,19 +1,24 @@
-"""The classifier in 8-bit integers: ``classifier.onnx`` quantized statically.
+"""The classifier in 8-bit integers: ``classifier.onnx`` quantized statically, twice.
 
 Weights are int8 per output channel, activations uint8 per tensor, their ranges taken (min and
 max) from a fixed, seeded sample of training crops cut at the served margins: the same crops
-give the same model. The scanner serves it only on a CPU with VNNI
-(:func:`vision.scanner.classifier_file`): without VNNI, onnxruntime sums uint8 x int8 products
-in pairs into 16 bits, which full 8-bit weights can overflow, and session 9 measured int8 no
-faster than fp32 on such a CPU.
+give the same model. The scanner serves the copy with full 8-bit weights on a CPU with VNNI,
+and the copy whose weights are kept within 7 bits (``seven_bit``) on a CPU with AVX2 alone
+(:func:`vision.scanner.classifier_file`): there onnxruntime sums uint8 x int8 products in pairs
+into 16 bits, which full 8-bit weights can overflow (255 x 127 x 2 > 32,767) and 7-bit ones
+cannot (255 x 64 x 2 < 32,767).
 
-Session 24, on this 2-core machine (AMD EPYC with AVX-512 VNNI), batches of 64 crops: 1.03 ms a
-crop in fp32, 0.32 ms in int8. One view of val crops read right (3,000 card corners of
-`syn_cards` and of `syn_cards3`, 1,300 real tiles, 1,000 of `syn_tiles`), fp32 -> this int8:
-0.8195 -> 0.8190, 0.8887 -> 0.8860, 0.9967 -> 0.9976, 0.9797 -> 0.9809. Weights kept to 7 bits
-(``reduce_range``, safe without VNNI) read 0.8180, 0.8867, 0.9967, 0.9761, and on the whole
-scanner 4 melds fewer of `dev_cards` than fp32 (470 against 474 of 632), where 8-bit weights
-read 474 (`models/classifier.md`).
+Session 24, on a 2-core AMD EPYC with AVX-512 VNNI, batches of 64 crops: 1.03 ms a crop in
+fp32, 0.32 ms in int8. One view of val crops read right (3,000 card corners of `syn_cards` and
+of `syn_cards3`, 1,300 real tiles, 1,000 of `syn_tiles`), fp32 -> this int8: 0.8195 -> 0.8190,
+0.8887 -> 0.8860, 0.9967 -> 0.9976, 0.9797 -> 0.9809. Weights kept to 7 bits read 0.8180,
+0.8867, 0.9967, 0.9761, and on the whole scanner 4 melds fewer of `dev_cards` than fp32 (470
+against 474 of 632), where 8-bit weights read 474 (`models/classifier.md`).
+
+Session 38, on a 2-core AMD EPYC with AVX2 and no VNNI (session 9 had found int8 no faster on
+such a CPU; today's onnxruntime runs it nearly twice as fast): 1.12-1.25 ms a crop in fp32,
+0.62-0.67 ms with 7-bit weights, and their top faces agree on 0.978-1.000 of the val crops
+(`models/classifier.md`).
 """
 
 from __future__ import annotations
@@ -50,8 +55,12 @@ def calibration_crops(
     return np.concatenate(out)[:total]
 
 
-def quantize_classifier(fp32: Path, out: Path, crops: np.ndarray, batch: int = 64) -> Path:
-    """Write ``fp32`` quantized to ``out`` (QDQ), its activation ranges read on ``crops``."""
+def quantize_classifier(
+    fp32: Path, out: Path, crops: np.ndarray, batch: int = 64, seven_bit: bool = False
+) -> Path:
+    """Write ``fp32`` quantized to ``out`` (QDQ), its activation ranges read on ``crops``; with
+    ``seven_bit`` its weights kept within 7 bits (``reduce_range``), which a CPU without VNNI
+    sums in pairs into 16 bits without overflow."""
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
@@ -86,7 +95,7 @@ def quantize_classifier(fp32: Path, out: Path, crops: np.ndarray, batch: int = 6
             Batches(name),
             quant_format=QuantFormat.QDQ,
             per_channel=True,
-            reduce_range=False,
+            reduce_range=seven_bit,
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
