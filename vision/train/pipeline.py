@@ -257,8 +257,8 @@ def train_classifier_stage(
 
 def serve_classifier(checkpoint: Path) -> Path:
     """Make a classifier checkpoint the served one: ``models/classifier.onnx``, its weights
-    (without the optimiser) as ``models/classifier.pt`` to go on from, and the 8-bit copy
-    quantized again (:func:`quantize_stage`, whose output is returned)."""
+    (without the optimiser) as ``models/classifier.pt`` to go on from, and both 8-bit copies
+    quantized again (:func:`quantize_stage`, whose first output is returned)."""
     from vision.crops import CROP_SIZE
     from vision.scanner import TRAINED_CLASSIFIER_FILE
     from vision.train.classifier import export_classifier, strip_checkpoint
