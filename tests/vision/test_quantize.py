@@ -127,7 +127,7 @@ def test_the_bundled_7_bit_classifier_reads_real_pieces_as_the_fp32_export_on_th
     real: Path,
 ) -> None:
     # its fused kernels, as served where the CPU has AVX2 but no VNNI (session 38: 8-bit
-    # weights read 0.77 of these crops as fp32 does there)
+    # weights read 0.79 of these crops as fp32 does there, 7-bit ones all of them)
     crops = _tile_crops(real, slice(0, 12))
     assert _agreement(MODELS / W7_CLASSIFIER_FILE, MODELS / TRAINED_CLASSIFIER_FILE, crops) >= 0.98
     assert (MODELS / W7_CLASSIFIER_FILE).stat().st_size < (

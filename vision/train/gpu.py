@@ -446,14 +446,10 @@ def adopt(args: argparse.Namespace) -> None:
         serve_detector(weights, MODELS)
         print(f"{weights} -> models/detector.onnx, models/detector.pt")
         return
-    from vision.scanner import W7_CLASSIFIER_FILE
     from vision.train.pipeline import serve_classifier
 
-    int8 = serve_classifier(weights)
-    print(
-        f"{weights} -> models/classifier.onnx, models/classifier.pt, {int8.name}, "
-        f"{W7_CLASSIFIER_FILE}"
-    )
+    copies = ", ".join(path.name for path in serve_classifier(weights))
+    print(f"{weights} -> models/classifier.onnx, models/classifier.pt, {copies}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -255,10 +255,10 @@ def train_classifier_stage(
     serve_classifier(checkpoint)
 
 
-def serve_classifier(checkpoint: Path) -> Path:
+def serve_classifier(checkpoint: Path) -> list[Path]:
     """Make a classifier checkpoint the served one: ``models/classifier.onnx``, its weights
     (without the optimiser) as ``models/classifier.pt`` to go on from, and both 8-bit copies
-    quantized again (:func:`quantize_stage`, whose first output is returned)."""
+    quantized again (:func:`quantize_stage`, whose files are returned)."""
     from vision.crops import CROP_SIZE
     from vision.scanner import TRAINED_CLASSIFIER_FILE
     from vision.train.classifier import export_classifier, strip_checkpoint
@@ -268,11 +268,11 @@ def serve_classifier(checkpoint: Path) -> Path:
     return quantize_stage()
 
 
-def quantize_stage() -> Path:
+def quantize_stage() -> list[Path]:
     """``models/classifier.onnx`` quantized twice, calibrated on the training crops at the served
     margins (:mod:`vision.train.quantize`): to 8 bits (``classifier.int8.onnx``, which the
     scanner serves on a CPU with VNNI) and with 7-bit weights (``classifier.int8w7.onnx``, served
-    on one with AVX2 alone). Returns the first."""
+    on one with AVX2 alone). Returns the two files."""
     from vision.crops import CROP_SIZE
     from vision.scanner import INT8_CLASSIFIER_FILE, TRAINED_CLASSIFIER_FILE, W7_CLASSIFIER_FILE
     from vision.train.quantize import calibration_crops, quantize_classifier
@@ -286,16 +286,14 @@ def quantize_stage() -> Path:
     if not sets:
         raise SystemExit(f"no training crops under {crops}: run the sets stage first")
     calibration = calibration_crops(sets, CROP_SIZE)
-    out = quantize_classifier(
-        MODELS / TRAINED_CLASSIFIER_FILE, MODELS / INT8_CLASSIFIER_FILE, calibration
-    )
-    quantize_classifier(
-        MODELS / TRAINED_CLASSIFIER_FILE, MODELS / W7_CLASSIFIER_FILE, calibration, seven_bit=True
-    )
-    print(
-        f"quantized {TRAINED_CLASSIFIER_FILE} -> {out.name} and {W7_CLASSIFIER_FILE} "
-        f"on {len(sets)} crop sets"
-    )
+    out = [
+        quantize_classifier(
+            MODELS / TRAINED_CLASSIFIER_FILE, MODELS / name, calibration, seven_bit=seven_bit
+        )
+        for name, seven_bit in ((INT8_CLASSIFIER_FILE, False), (W7_CLASSIFIER_FILE, True))
+    ]
+    written = " and ".join(path.name for path in out)
+    print(f"quantized {TRAINED_CLASSIFIER_FILE} -> {written} on {len(sets)} crop sets")
     return out
 
 
