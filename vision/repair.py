@@ -484,10 +484,12 @@ def _marks(code: str, tiles: bool) -> set[str]:
     return set(_suit_and_rank(code, tiles))
 
 
-def tile_changes(codes: Sequence[str]) -> int:
+def tile_changes(codes: Sequence[str], ordered: bool = True) -> int:
     """How many of a row of tiles (codes such as ``R5``, ``JK``) would have to be other tiles for
     the row to be a run (either way along it) or a group. A meld laid with one mistake needs
-    one; the tiles a player keeps on a rack, in no order, need most of them changed."""
+    one; the tiles a player keeps on a rack, in no order, need most of them changed. Not
+    ``ordered``, the tiles may lie in any order: a run laid with two tiles swapped needs none
+    changed, as a group always did (R6 R8 R7 needs one ordered, none unordered)."""
     pieces = [parse_piece(c, PieceKind.TILES) for c in codes]
     tiles = [(p.colour, p.number) if isinstance(p, Tile) else None for p in pieces]
     n = len(tiles)
@@ -496,14 +498,20 @@ def tile_changes(codes: Sequence[str]) -> int:
         if tile is None:
             continue
         colour, number = tile
-        for step in (1, -1):
-            first = number - step * i
-            wanted = [first + step * k for k in range(n)]
-            cost = sum(
-                w not in NUMBERS or (t is not None and t != (colour, w))
-                for t, w in zip(tiles, wanted, strict=True)
-            )
-            best = min(best, cost)
+        if ordered:
+            for step in (1, -1):
+                first = number - step * i
+                wanted = [first + step * k for k in range(n)]
+                cost = sum(
+                    w not in NUMBERS or (t is not None and t != (colour, w))
+                    for t, w in zip(tiles, wanted, strict=True)
+                )
+                best = min(best, cost)
+        else:  # the run's n numbers from first on, the wilds standing for those it lacks
+            mine = {t[1] for t in tiles if t is not None and t[0] == colour}
+            wilds = tiles.count(None)
+            for first in range(NUMBERS[0], NUMBERS[-1] - n + 2):
+                best = min(best, n - wilds - len(mine.intersection(range(first, first + n))))
         seen = set()
         fit = cost = 0
         for t in tiles:  # a group: this number, each colour once, four tiles at most

@@ -636,6 +636,19 @@ def too_many_copies(
     return ruled
 
 
+def rack_like(codes: list[str]) -> bool:
+    """Whether an invalid row of tiles can be one of a rack's two tiers
+    (:func:`vision.grouping.rack_tiers`): more than ``RACK_CHANGES`` of its tiles would have to
+    be other tiles for it to be a run or a group as it lies, and at least one in any order. A
+    rack holds a player's tiles in no order; a row of tiles that makes a run in another order
+    (K8 K7 K9 K6 K5) is a meld laid out of order, to be judged, not a rack's tier (session 39:
+    on the cached readings of `dev_tiles`, `dev_tiles_12mp` and 300 fresh tables no figure
+    moved; held out, `test_tiles` lost two such melds side by side as a rack)."""
+    return tile_changes(codes) >= grouping.RACK_CHANGES * len(codes) and (
+        tile_changes(codes, ordered=False) > 0
+    )
+
+
 def assemble(
     dets: Detections,
     kind: ScanKind,
@@ -696,9 +709,16 @@ def assemble(
             ScannedMeld(meld, reading.verdict, tuple(meld[p] for p in reading.repaired), side)
         )
     unassigned, hands = g.unassigned, g.hands
-    lone = [m for m in melds if len(m.pieces) == 2 and not m.verdict.valid]
-    lone = [m for m in lone if not could_meld([final[i][0] for i in m.pieces], table_rules)]
-    if lone:  # two pieces that no third makes a meld: a pile's or a hand's, not a meld's
+
+    def pile_pair(meld: tuple[int, ...]) -> bool:
+        """Two pieces that no third makes a meld, or that lie askew of each other."""
+        pair, at = [final[i][0] for i in meld], shown[list(meld)]
+        return not could_meld(pair, table_rules) or grouping.askew_pair(
+            dets.up[at], pair, dets.kind[at]
+        )
+
+    lone = [m for m in melds if len(m.pieces) == 2 and not m.verdict.valid and pile_pair(m.pieces)]
+    if lone:  # a pile's or a hand's two pieces, not a meld's
         melds = [m for m in melds if m not in lone]
         unassigned = tuple(sorted({*unassigned, *(i for m in lone for i in m.pieces)}))
     aside: list[tuple[int, ...]] = []  # rows that are no meld: a rack's tiers, hands
@@ -709,9 +729,7 @@ def assemble(
             [
                 m.pieces
                 for m in melds
-                if not m.verdict.valid
-                and tile_changes([final[i][0] for i in m.pieces])
-                >= grouping.RACK_CHANGES * len(m.pieces)
+                if not m.verdict.valid and rack_like([final[i][0] for i in m.pieces])
             ],
         )
     aside += [  # a row most of whose pieces belong to no one meld: a hand, a rack's lone tier

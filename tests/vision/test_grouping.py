@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision import grouping
+from vision import grouping, scanner
 from vision.classes import PieceKind
 from vision.truth import read_synth_truth, truth_arrays
 
@@ -539,6 +539,21 @@ def test_two_flawed_melds_laid_one_above_the_other_stay_melds() -> None:
     assert sorted(melds) == ["K9 B9 B9", "R3 R4 R6 R7"] and hands == []
 
 
+def test_two_melds_laid_out_of_order_one_above_the_other_stay_melds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # as on a generated table: a run with its 9 out of place above one with a gap; as they lie
+    # each needs two tiles or more changed, but both hold a run's tiles (the second but one)
+    rows = [(300.0, "K8 K7 K9 K6 K5"), (362.0, "Y10 Y9 Y7 Y6 Y5")]
+    melds, hands = _tile_scan(rows)
+    assert sorted(melds) == ["K8 K7 K9 K6 K5", "Y10 Y9 Y7 Y6 Y5"] and hands == []
+    # counted only as they lie, the two rows were taken for a rack's tiers
+    ordered_only = scanner.tile_changes
+    monkeypatch.setattr(scanner, "tile_changes", lambda codes, ordered=True: ordered_only(codes))
+    melds, hands = _tile_scan(rows)
+    assert melds == [] and sorted(hands) == ["K8 K7 K9 K6 K5", "Y10 Y9 Y7 Y6 Y5"]
+
+
 def test_a_lone_row_of_unordered_tiles_is_a_racks_tier_not_a_meld() -> None:
     # the rack's other tier is out of the photo: five tiles of which no three make one meld
     melds, hands = _tile_scan([(100.0, "R3 R4 R5 R6"), (300.0, "K2 Y9 B13 R1 K7")])
@@ -605,8 +620,8 @@ def test_a_tile_sixs_way_up_does_not_make_its_group_a_pile() -> None:
     assert grouping.up_unknown("6H", False) is False and grouping.up_unknown("R9", True) is True
 
 
-def _card_scan(boxes: list[tuple]):  # type: ignore[no-untyped-def]
-    """assemble() over sure card corners."""
+def _card_scan(boxes: list[tuple], up_deg: list[float] | None = None):  # type: ignore[no-untyped-def]
+    """assemble() over sure card corners (read ``up_deg`` degrees from upright, if given)."""
     from vision.classes import PIECES
     from vision.detections import NUM_FACES, Detections
     from vision.scanner import ScanKind, assemble
@@ -617,7 +632,8 @@ def _card_scan(boxes: list[tuple]):  # type: ignore[no-untyped-def]
     faces = np.full((len(boxes), NUM_FACES), 1e-4, np.float32)
     for row, code in enumerate(codes):
         faces[row, PIECES.names.index(code)] = 0.9
-    return assemble(dets.with_faces(faces), ScanKind.CARDS, None, "", 600, 600, {}, 0.0)
+    up = None if up_deg is None else np.radians(np.array(up_deg, np.float32))
+    return assemble(dets.with_faces(faces, up), ScanKind.CARDS, None, "", 600, 600, {}, 0.0)
 
 
 def test_two_cards_that_no_third_makes_a_meld_are_not_a_meld() -> None:
@@ -633,6 +649,31 @@ def test_two_cards_that_a_third_could_meld_stay_a_meld_to_judge(pair: list[str])
     result = _card_scan(_column(400, 100, pair))
     assert len(result.melds) == 1 and not result.melds[0].verdict.valid
     assert result.unassigned == ()
+
+
+@pytest.mark.parametrize(("turn", "shown_as_meld"), [(0.0, True), (10.0, True), (25.0, False)])
+def test_two_cards_turned_apart_are_a_pile_not_a_meld(turn: float, shown_as_meld: bool) -> None:
+    # a meld, and apart from it two cards that a third would make a run (8C or JC): laid one way
+    # up they are a meld too short, shown to be judged; turned apart, a discard pile's
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), *_column(400, 100, ["9C", "10C"])]
+    result = _card_scan(boxes, [0.0, 2.0, -1.0, 0.0, turn])
+    melds = [" ".join(result.pieces[i].code for i in m.pieces) for m in result.melds]
+    loose = sorted(result.pieces[i].code for i in result.unassigned)
+    assert melds[0] == "5H 6H 7H"
+    assert (melds[1:], loose) == ((["9C 10C"], []) if shown_as_meld else ([], ["10C", "9C"]))
+
+
+def test_a_jokers_way_up_does_not_make_its_pair_a_pile() -> None:
+    # a joker's face reads no sure way up (grouping.JOKER_UP_UNKNOWN)
+    result = _card_scan(_column(400, 100, ["9C", "JK-card"]), [0.0, 70.0])
+    assert len(result.melds) == 1 and result.unassigned == ()
+
+
+@pytest.mark.parametrize(("turn", "askew"), [(15.0, False), (-25.0, True), (350.0, False)])
+def test_tiles_turned_apart_more_than_cards_may_are_askew(turn: float, askew: bool) -> None:
+    up = np.radians(np.array([0.0, turn]))
+    assert grouping.askew_pair(up, ["R5", "R7"], np.ones(2, bool)) is askew
+    assert grouping.askew_pair(up, ["5H", "7H"], np.zeros(2, bool)) is (abs(turn) % 340 > 12)
 
 
 def test_a_straight_row_of_cards_in_no_order_is_a_hand_not_a_meld(

@@ -250,6 +250,25 @@ def test_tile_changes_counts_the_tiles_a_row_needs_changed(row: str, changes: in
 
 
 @pytest.mark.parametrize(
+    ("row", "ordered", "unordered"),
+    [
+        ("K8 K7 K9 K6 K5", 3, 0),  # a run with one tile out of its place
+        ("R6 R8 R7", 1, 0),
+        ("Y10 Y9 Y7 Y6 Y5", 2, 1),  # a gap: Y8 wanted, or Y5 taken for Y11
+        ("B2 B3 B4 B5 B7 B8 B9 B10", 4, 1),
+        ("JK R9 R7 R8", 1, 0),  # the joker stands for R6 or R10
+        ("R5 R5 R6", 1, 1),  # two decks: one R5 too many either way
+        ("B12 B13 B1", 1, 1),  # a run does not turn the corner from 13 to 1
+        ("K5 B5 R5 Y5 JK", 1, 1),  # a group is counted in any order already
+        ("K3 B2 R7 Y10 Y7 K4", 4, 4),
+    ],
+)
+def test_tile_changes_in_any_order(row: str, ordered: int, unordered: int) -> None:
+    assert tile_changes(row.split()) == ordered
+    assert tile_changes(row.split(), ordered=False) == unordered
+
+
+@pytest.mark.parametrize(
     ("codes", "rules", "can"),
     [
         ("7D 8D", RULES, True),  # 6D or 9D, or a wild
