@@ -145,13 +145,22 @@
    at 12 degrees (15: 26 / 25 / 24), meld precision 0.782 / 0.849 / 0.697 -> 0.801 / 0.869 /
    0.717. Tiles, whose piles are loose tiles rather than a discard pile, lost a meld of
    `dev_tiles_12mp` at 15 degrees and none at 20 (loose tiles put in melds 49 / 44 -> 46 / 43).
+9. **Melds meeting at a joker** (cards, once grouped; the scanner): a card joker's box centres
+   off its meld's line, so a meld with a joker inside can chain as two, the joker ending one.
+   Two melds whose facing ends, one of them a card joker, lie within ``JOKER_JOIN_STEP`` of
+   their step, running one way, are one meld (:func:`join_at_jokers`), and the rules' repair no
+   longer splits a row of cards at a step beside a joker (``vision.repair.JOKER_GAPS_KEPT``).
+   Session 39, cached readings: `dev_cards_12mp` 568 -> 569 of 649 melds read exactly, the
+   other development sets the same whatever the step (1.3-2.0) and cosine (0.7-0.9); 300 card
+   tables made for the check 770 -> 772 of 934.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -190,6 +199,11 @@ JOKER_TURN_DEG = 65.0
 """A chain may turn this much at a card joker: its box (the "JOKER" strip down the card's edge)
 is longer than a rank index, so its centre lies off the line of its meld's indexes."""
 JOKER_CODE = "JK"
+JOKER_JOIN_STEP = 1.6
+"""Two melds whose ends meet at a card joker, this many of their steps apart at most (and
+running one way, :data:`JOKER_JOIN_COS`), are one meld (:func:`join_at_jokers`)..."""
+JOKER_JOIN_COS = 0.8
+"""...when their directions (first piece to last) agree to this cosine."""
 JOKER_ATTACH = 0.5
 """A joker card whose boxes had chained among themselves joins a meld if one of them lies
 within this share of the meld's step from where its next index would lie
@@ -749,6 +763,56 @@ def gather_jokers(
         out_pieces.append((b, *(x for x in boxes if x != b)))  # shown where its index lies
         out_melds[k] = (new, *out_melds[k]) if end == 0 else (*out_melds[k], new)
     return out_pieces, out_melds, out_unassigned, out_hands
+
+
+def join_at_jokers(
+    g: Grouping, centres: np.ndarray, codes: Sequence[str], is_tile: np.ndarray
+) -> Grouping:
+    """``g``'s melds joined where two meet at a card joker (step 9): the joker's box, its
+    "JOKER" strip down the card's edge, centres off the line of its meld's indexes, so a meld
+    with a joker inside can chain as two, the joker ending one of them. Two melds (of two
+    pieces or more) are one when the piece ending one and the piece beginning the other, one of
+    them a card joker, lie at most ``JOKER_JOIN_STEP`` of the melds' median step apart, the two
+    run the same way (``JOKER_JOIN_COS``) and the second lies beyond the first's start, each
+    joined once and then considered again. Whether the whole reads valid is not asked: a joker
+    laid where no card is missing makes one meld laid wrong, which is the player's to hear.
+    ``centres`` are the detections'; ``codes`` and ``is_tile`` theirs too."""
+    shown = np.array([p[0] for p in g.pieces], np.int64)
+    if len(g.melds) < 2:
+        return g
+    jokers = card_jokers([codes[i] for i in shown], is_tile[shown])
+    at = centres[shown].astype(np.float64)
+    melds = [m for m in g.melds]
+
+    def joined(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+        """``a`` then ``b`` as one meld, in either's direction, if they meet at a joker."""
+        for first in (a, a[::-1]):
+            for second in (b, b[::-1]):
+                if not (jokers[first[-1]] or jokers[second[0]]):
+                    continue
+                pts = at[list(first + second)]
+                steps = np.linalg.norm(np.diff(pts, axis=0), axis=1)
+                gap = float(np.linalg.norm(at[second[0]] - at[first[-1]]))
+                if gap > JOKER_JOIN_STEP * float(np.median(steps)):
+                    continue
+                da, db = at[first[-1]] - at[first[0]], at[second[-1]] - at[second[0]]
+                cos = float(da @ db) / (float(np.linalg.norm(da) * np.linalg.norm(db)) + 1e-9)
+                if cos >= JOKER_JOIN_COS and float((at[second[0]] - at[first[0]]) @ (da + db)) > 0:
+                    return first + second
+        return None
+
+    found = True
+    while found:
+        found = False
+        for i, j in itertools.permutations(range(len(melds)), 2):
+            if min(len(melds[i]), len(melds[j])) < 2:
+                continue
+            if (whole := joined(melds[i], melds[j])) is not None:
+                melds[i] = whole
+                del melds[j]
+                found = True
+                break
+    return replace(g, melds=tuple(melds))
 
 
 def chain_twins(

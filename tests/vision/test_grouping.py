@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision import grouping, scanner
+from vision import grouping, repair, scanner
 from vision.classes import PieceKind
 from vision.truth import read_synth_truth, truth_arrays
 
@@ -674,6 +674,59 @@ def test_tiles_turned_apart_more_than_cards_may_are_askew(turn: float, askew: bo
     up = np.radians(np.array([0.0, turn]))
     assert grouping.askew_pair(up, ["R5", "R7"], np.ones(2, bool)) is askew
     assert grouping.askew_pair(up, ["5H", "7H"], np.zeros(2, bool)) is (abs(turn) % 340 > 12)
+
+
+def _joker_column(codes: list[str], shift: float = 0.0) -> list[tuple]:
+    """A column of corners 30 px apart whose joker's box (its "JOKER" strip, 14x40) centres
+    10 px off the column and 6 px below where its index would lie, the corner after it 12 px
+    further (steps of 37 px on both sides of the joker); the joker ``shift`` px further down."""
+    boxes, y = [], 100.0
+    for code in codes:
+        if code == "JK-card":
+            y += shift
+            boxes.append((code, 110.0, y + 6.0, 14.0, 40.0))
+            y += 42.0
+        else:
+            boxes.append((code, 100.0, y, 12.0, 26.0))
+            y += 30.0
+    return boxes
+
+
+@pytest.mark.parametrize(
+    ("codes", "shift", "one"),
+    [
+        (["AD", "KD", "QD", "JK-card", "10D", "9D"], 0.0, True),
+        (["AD", "KD", "QD", "JD", "10D", "9D"], 0.0, False),  # no joker between: two melds
+        (["AD", "KD", "QD", "JK-card", "10D", "9D"], 30.0, False),  # a step further: apart
+    ],
+)
+def test_two_melds_meeting_at_a_joker_are_one(codes: list[str], shift: float, one: bool) -> None:
+    centres, _, names, is_tile = _arrays(_joker_column(codes, shift))
+    names = [c.removesuffix("-card") for c in names]
+    g = grouping.Grouping(tuple((i,) for i in range(6)), ((0, 1, 2), (3, 4, 5)), (), ())
+    joined = grouping.join_at_jokers(g, centres, names, is_tile)
+    assert joined.melds == (((0, 1, 2, 3, 4, 5),) if one else g.melds)
+    # the second meld read the other way round joins all the same
+    g = grouping.Grouping(g.pieces, ((0, 1, 2), (5, 4, 3)), (), ())
+    assert grouping.join_at_jokers(g, centres, names, is_tile).melds == (
+        ((0, 1, 2, 3, 4, 5),) if one else g.melds
+    )
+
+
+def test_a_meld_with_a_joker_out_of_its_place_is_not_split_at_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # JD 10D 9D JK 8D 7D 6D: the joker stands where no card is missing, and its box lies off
+    # the line with a wide step on each side; the meld is one, laid wrong, not two valid ones
+    codes = ["JD", "10D", "9D", "JK-card", "8D", "7D", "6D"]
+    result = _card_scan(_joker_column(codes))
+    melds = [[result.pieces[i].code for i in m.pieces] for m in result.melds]
+    assert melds == [["JD", "10D", "9D", "JK", "8D", "7D", "6D"]]
+    assert not result.melds[0].verdict.valid
+    monkeypatch.setattr(repair, "JOKER_GAPS_KEPT", False)
+    result = _card_scan(_joker_column(codes))
+    melds = [[result.pieces[i].code for i in m.pieces] for m in result.melds]
+    assert melds == [["JD", "10D", "9D"], ["JK", "8D", "7D", "6D"]]
 
 
 def test_a_straight_row_of_cards_in_no_order_is_a_hand_not_a_meld(
