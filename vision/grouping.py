@@ -784,15 +784,22 @@ def join_at_jokers(
     at = centres[shown].astype(np.float64)
     melds = [m for m in g.melds]
 
+    def longest(m: tuple[int, ...]) -> float:
+        """The longest step between neighbours of meld ``m``."""
+        return max(math.dist(at[i], at[j]) for i, j in itertools.pairwise(m))
+
     def joined(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
         """``a`` then ``b`` as one meld, in either's direction, if they meet at a joker."""
+        reach = JOKER_JOIN_STEP * max(longest(a), longest(b))
         for first in (a, a[::-1]):
             for second in (b, b[::-1]):
                 if not (jokers[first[-1]] or jokers[second[0]]):
                     continue
+                gap = math.dist(at[second[0]], at[first[-1]])
+                if gap > reach:
+                    continue  # the median step of both and the gap is no longer than that
                 pts = at[list(first + second)]
                 steps = np.linalg.norm(np.diff(pts, axis=0), axis=1)
-                gap = float(np.linalg.norm(at[second[0]] - at[first[-1]]))
                 if gap > JOKER_JOIN_STEP * float(np.median(steps)):
                     continue
                 da, db = at[first[-1]] - at[first[0]], at[second[-1]] - at[second[0]]
@@ -804,12 +811,12 @@ def join_at_jokers(
     found = True
     while found:
         found = False
-        for i, j in itertools.permutations(range(len(melds)), 2):
-            if min(len(melds[i]), len(melds[j])) < 2:
-                continue
-            if (whole := joined(melds[i], melds[j])) is not None:
-                melds[i] = whole
-                del melds[j]
+        ends = [k for k, m in enumerate(melds) if len(m) >= 2 and (jokers[m[0]] or jokers[m[-1]])]
+        pairs = ((k, o) for k in ends for o in range(len(melds)) if o != k and len(melds[o]) >= 2)
+        for a, b in (sorted(pair) for pair in pairs):
+            if (whole := joined(melds[a], melds[b]) or joined(melds[b], melds[a])) is not None:
+                melds[a] = whole
+                del melds[b]
                 found = True
                 break
     return replace(g, melds=tuple(melds))
