@@ -773,8 +773,8 @@ def join_at_jokers(
     with a joker inside can chain as two, the joker ending one of them. Two melds (of two
     pieces or more) are one when the piece ending one and the piece beginning the other, one of
     them a card joker, lie at most ``JOKER_JOIN_STEP`` of the melds' median step apart, the two
-    run the same way (``JOKER_JOIN_COS``) and the second lies beyond the first's start, each
-    joined once and then considered again. Whether the whole reads valid is not asked: a joker
+    run the same way (``JOKER_JOIN_COS``) and the second lies beyond the first's start; a meld
+    so joined may join another. Whether the whole reads valid is not asked: a joker
     laid where no card is missing makes one meld laid wrong, which is the player's to hear.
     ``centres`` are the detections'; ``codes`` and ``is_tile`` theirs too."""
     shown = np.array([p[0] for p in g.pieces], np.int64)
@@ -782,7 +782,7 @@ def join_at_jokers(
         return g
     jokers = card_jokers([codes[i] for i in shown], is_tile[shown])
     at = centres[shown].astype(np.float64)
-    melds = [m for m in g.melds]
+    melds = list(g.melds)
 
     def longest(m: tuple[int, ...]) -> float:
         """The longest step between neighbours of meld ``m``."""
@@ -797,7 +797,7 @@ def join_at_jokers(
                     continue
                 gap = math.dist(at[second[0]], at[first[-1]])
                 if gap > reach:
-                    continue  # the median step of both and the gap is no longer than that
+                    continue  # the median of their steps and the gap is no longer than that
                 pts = at[list(first + second)]
                 steps = np.linalg.norm(np.diff(pts, axis=0), axis=1)
                 if gap > JOKER_JOIN_STEP * float(np.median(steps)):
@@ -935,8 +935,8 @@ def angle_spread(angles: np.ndarray) -> float:
 def askew_pair(up: np.ndarray, codes: Sequence[str], is_tile: np.ndarray) -> bool:
     """Whether two pieces (``up``: their read up angles in radians) lie more than
     ``PAIR_TURN_DEG`` (tiles: ``PAIR_TURN_DEG_TILES``) apart in their way up: two cards of a
-    discard pile, not a meld's (step 8).
-    A piece whose read way up is not trusted (:func:`up_unknown`) tells nothing."""
+    discard pile, not a meld's (step 8). A piece whose read way up is not trusted
+    (:func:`up_unknown`) tells nothing."""
     known = [
         float(a)
         for a, code, tile in zip(up, codes, is_tile, strict=True)
