@@ -144,7 +144,8 @@
    one fewer on two of them); discard-pile cards put in melds 41 / 34 / 40 -> 25 / 19 / 21
    at 12 degrees (15: 26 / 25 / 24), meld precision 0.782 / 0.849 / 0.697 -> 0.801 / 0.869 /
    0.717. Tiles, whose piles are loose tiles rather than a discard pile, lost a meld of
-   `dev_tiles_12mp` at 15 degrees and none at 20 (loose tiles put in melds 49 / 44 -> 46 / 43).
+   `dev_tiles_12mp` at 15 degrees and none at 20 (loose tiles put in melds 49 / 44 -> 46 / 43;
+   on 600 tile tables made afterwards, seed 2727, one flawed two-tile meld of 1,474 at 20).
 9. **Melds meeting at a joker** (cards, once grouped; the scanner): a card joker's box centres
    off its meld's line, so a meld with a joker inside can chain as two, the joker ending one.
    Two melds whose facing ends, one of them a card joker, lie within ``JOKER_JOIN_STEP`` of
