@@ -51,6 +51,15 @@ from vision.scanner import Reading, ScanKind, Scanner
 from vision.truth import Truth, read_synth_truth, read_yolo_truth, turn_truth
 
 IOU_MATCH = 0.4
+"""A scanned box is on a true one when their intersection over union reaches this..."""
+INSIDE_MATCH = 0.7
+"""...or when this share of the scanned box lies inside the true one (session 39): a detector
+may box one mark of a corner that the truth boxes whole. The held-out decks' responsive joker
+prints a small star at the top of its corner; boxed alone, it overlapped its true corner by an
+IoU near 0.16, so the jokers read on cards shown in part were counted false. Cached readings,
+card joker precision `dev_decks` 0.492 -> 0.765, `dev_cards` 0.809 -> 0.821, `dev_cards_12mp`
+0.838 -> 0.842; piece F1 0.9012 -> 0.9055, 0.9176 -> 0.9178, 0.9376 -> 0.9379; melds read
+exactly unchanged (they are matched by their codes)."""
 LOSSES = ("missed", "misread", "missed and misread", "grouped")
 """Why a true meld was not read exactly (see the module docstring), in this order."""
 LOOSE_AREAS = ("hand", "discard", "rack", "loose")
@@ -328,12 +337,25 @@ class Report:
         return "\n".join(lines)
 
 
+def _overlap(true: np.ndarray, scanned: np.ndarray) -> np.ndarray:
+    """(N, M) how well the ``true`` boxes (N, 4) and the ``scanned`` ones (M, 4) match: their
+    IoU, raised to ``IOU_MATCH`` where ``INSIDE_MATCH`` of the scanned box lies inside the true
+    one."""
+    iou = box_iou(true, scanned)
+    lt = np.maximum(true[:, None, :2], scanned[None, :, :2])
+    rb = np.minimum(true[:, None, 2:], scanned[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area = np.prod(scanned[:, 2:] - scanned[:, :2], axis=1)
+    inside = inter >= INSIDE_MATCH * area[None]
+    return np.where(inside, np.maximum(iou, IOU_MATCH), iou)
+
+
 def _match_boxes(truth: Truth, result: ScanResult) -> list[tuple[str, str]]:
     if not truth.boxes or not result.pieces:
         return []
     tb = np.array([b.box for b in truth.boxes], np.float32)
     pb = np.array([p.box for p in result.pieces], np.float32)
-    iou = box_iou(tb, pb)
+    iou = _overlap(tb, pb)
     pairs = []
     while iou.size and iou.max() >= IOU_MATCH:
         i, j = np.unravel_index(int(iou.argmax()), iou.shape)
@@ -382,11 +404,11 @@ def _lies_on(pieces: tuple[int, ...], on: dict[int, int], melds: list[set[int]])
 
 
 def _on_partly(truth: Truth, result: ScanResult, on: dict[int, int]) -> set[int]:
-    """The scanned pieces on no labelled piece that lie (IoU ``IOU_MATCH``) on a piece the
+    """The scanned pieces on no labelled piece that lie (:func:`_overlap`) on a piece the
     photo shows only in part, read as that piece's code."""
     if not truth.partly or not result.pieces:
         return set()
-    iou = box_iou(
+    iou = _overlap(
         np.array([b.box for b in truth.partly], np.float32),
         np.array([p.box for p in result.pieces], np.float32),
     )
@@ -399,12 +421,13 @@ def _on_partly(truth: Truth, result: ScanResult, on: dict[int, int]) -> set[int]
 
 
 def _match_uids(truth: Truth, result: ScanResult, partly: bool = False) -> dict[int, int]:
-    """Predicted piece index -> the true physical piece (uid) its box overlaps best: among the
-    labelled boxes, and with ``partly`` the boxes of pieces shown only in part too."""
+    """Predicted piece index -> the true physical piece (uid) its box overlaps best
+    (:func:`_overlap`): among the labelled boxes, and with ``partly`` the boxes of pieces shown
+    only in part too."""
     boxes = (*truth.boxes, *truth.partly) if partly else truth.boxes
     if not boxes or not result.pieces:
         return {}
-    iou = box_iou(
+    iou = _overlap(
         np.array([b.box for b in boxes], np.float32),
         np.array([p.box for p in result.pieces], np.float32),
     )

@@ -272,6 +272,26 @@ def test_a_piece_read_right_where_the_photo_shows_it_only_in_part_counts_neither
     assert away.overall[0] == pytest.approx(5 / 6) and away.partly_seen == 0
 
 
+def test_a_mark_boxed_inside_a_corner_shown_in_part_is_on_that_corner() -> None:
+    """A detector may box one mark of a corner (a joker's small star) that the truth boxes
+    whole: its IoU with the corner is low, but lying inside it, it is on that corner."""
+    truth = replace(_truth(), partly=(TruthBox("JK", False, (500.0, 0.0, 540.0, 60.0), 5),))
+    star = (510.0, 2.0, 522.0, 14.0)  # IoU 0.06, wholly inside
+
+    def scan(box: tuple[float, float, float, float]) -> ScanResult:
+        result = _scan(["5H", "6H", "7H", "9C", "KD", "JK"], [[0, 1, 2]])
+        pieces = (*result.pieces[:5], replace(result.pieces[5], box=box))
+        return replace(result, pieces=pieces)
+
+    report = Report("cards")
+    report.add(truth, scan(star))
+    assert report.overall == (1.0, 1.0, 1.0) and report.partly_seen == 1
+    # half of it outside the corner: not on it, a false joker as before
+    outside = Report("cards")
+    outside.add(truth, scan((532.0, 2.0, 548.0, 14.0)))
+    assert outside.overall[0] == pytest.approx(5 / 6) and outside.partly_seen == 0
+
+
 def test_synthetic_truth_keeps_the_regions_it_shows_in_part(tmp_path: Path) -> None:
     import json
 
