@@ -147,11 +147,16 @@ class Detections:
         return np.asarray(self.xyxy[:, 2:] - self.xyxy[:, :2])
 
 
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(N, M) intersection over union of the x1 y1 x2 y2 boxes ``a`` (N, 4) and ``b`` (M, 4)."""
+def box_intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M) area shared by the x1 y1 x2 y2 boxes ``a`` (N, 4) and ``b`` (M, 4)."""
     lt = np.maximum(a[:, None, :2], b[None, :, :2])
     rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    return np.asarray(np.prod(np.clip(rb - lt, 0, None), axis=2))
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M) intersection over union of the x1 y1 x2 y2 boxes ``a`` (N, 4) and ``b`` (M, 4)."""
+    inter = box_intersection(a, b)
     area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
     area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
     return np.asarray(inter / (area_a[:, None] + area_b[None] - inter + 1e-9))

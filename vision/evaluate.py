@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from scorer import PieceKind, Rules, validate_meld
-from vision.detections import Detections, box_iou
+from vision.detections import Detections, box_intersection, box_iou
 from vision.photo import load_photo, read_photo
 from vision.result import ScannedMeld, ScanResult
 from vision.scanner import Reading, ScanKind, Scanner
@@ -342,11 +342,8 @@ def _overlap(true: np.ndarray, scanned: np.ndarray) -> np.ndarray:
     IoU, raised to ``IOU_MATCH`` where ``INSIDE_MATCH`` of the scanned box lies inside the true
     one."""
     iou = box_iou(true, scanned)
-    lt = np.maximum(true[:, None, :2], scanned[None, :, :2])
-    rb = np.minimum(true[:, None, 2:], scanned[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
     area = np.prod(scanned[:, 2:] - scanned[:, :2], axis=1)
-    inside = inter >= INSIDE_MATCH * area[None]
+    inside = box_intersection(true, scanned) >= INSIDE_MATCH * area[None]
     return np.where(inside, np.maximum(iou, IOU_MATCH), iou)
 
 

@@ -778,9 +778,9 @@ def join_at_jokers(
     so joined may join another. Whether the whole reads valid is not asked: a joker
     laid where no card is missing makes one meld laid wrong, which is the player's to hear.
     ``centres`` are the detections'; ``codes`` and ``is_tile`` theirs too."""
-    shown = np.array([p[0] for p in g.pieces], np.int64)
     if len(g.melds) < 2:
         return g
+    shown = np.array([p[0] for p in g.pieces], np.int64)
     jokers = card_jokers([codes[i] for i in shown], is_tile[shown])
     at = centres[shown].astype(np.float64)
     melds = list(g.melds)
@@ -945,8 +945,8 @@ def askew_pair(up: np.ndarray, codes: Sequence[str], is_tile: np.ndarray) -> boo
     ]
     if len(known) != 2:
         return False
-    turn = (known[0] - known[1] + math.pi) % (2 * math.pi) - math.pi
-    return abs(math.degrees(turn)) > (PAIR_TURN_DEG_TILES if all(is_tile) else PAIR_TURN_DEG)
+    turn = math.degrees(_off(*known))
+    return turn > (PAIR_TURN_DEG_TILES if all(is_tile) else PAIR_TURN_DEG)
 
 
 def is_hand(centres: np.ndarray, sizes: np.ndarray) -> bool:

@@ -669,11 +669,16 @@ def test_a_jokers_way_up_does_not_make_its_pair_a_pile() -> None:
     assert len(result.melds) == 1 and result.unassigned == ()
 
 
-@pytest.mark.parametrize(("turn", "askew"), [(15.0, False), (-25.0, True), (350.0, False)])
-def test_tiles_turned_apart_more_than_cards_may_are_askew(turn: float, askew: bool) -> None:
+@pytest.mark.parametrize(
+    ("turn", "tiles_askew", "cards_askew"),
+    [(15.0, False, True), (-25.0, True, True), (350.0, False, False)],  # 350: 10 the other way
+)
+def test_tiles_turned_apart_more_than_cards_may_are_askew(
+    turn: float, tiles_askew: bool, cards_askew: bool
+) -> None:
     up = np.radians(np.array([0.0, turn]))
-    assert grouping.askew_pair(up, ["R5", "R7"], np.ones(2, bool)) is askew
-    assert grouping.askew_pair(up, ["5H", "7H"], np.zeros(2, bool)) is (abs(turn) % 340 > 12)
+    assert grouping.askew_pair(up, ["R5", "R7"], np.ones(2, bool)) is tiles_askew
+    assert grouping.askew_pair(up, ["5H", "7H"], np.zeros(2, bool)) is cards_askew
 
 
 def _joker_column(codes: list[str], shift: float = 0.0) -> list[tuple]:
