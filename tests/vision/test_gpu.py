@@ -52,7 +52,7 @@ def test_unpacking_fills_the_face_cache_and_adds_only_the_fonts_missing_there(
     bundle.mkdir()
     with tarfile.open(bundle / "faces.tar.xz", "w:xz") as tar:
         _add(tar, "v4/deck.json", b'{"ok": false}')
-    with tarfile.open(bundle / "fonts.tar", "w") as tar:
+    with tarfile.open(bundle / gpu.FONTS_TAR, "w:xz") as tar:
         _add(tar, installed, b"not the installed one")
         _add(tar, "Missing-Bold.ttf", b"font bytes")
     monkeypatch.setattr(gpu, "BUNDLE", bundle)
@@ -213,8 +213,10 @@ def test_the_classifier_goes_on_augmenting_on_the_cpu_if_the_gpu_fails(
         for part in ("images", "labels"):
             shutil.copytree(root / part / "train", root / part / "val")
         scenes.append(root)
-    (tmp_path / "bundle" / "crops").mkdir(parents=True)
+    (tmp_path / "bundle" / "negatives").mkdir(parents=True)
     monkeypatch.setattr(gpu, "BUNDLE", tmp_path / "bundle")
+    # the real photos as pack_real leaves them: here one tile photo in the train split
+    monkeypatch.setattr(gpu, "REAL", _scenes(tmp_path / "bundle" / "real", "rummikub-tiles__p"))
     monkeypatch.setattr(gpu, "WORK", tmp_path / "work")
     calls: list[dict[str, object]] = []
 
@@ -229,36 +231,160 @@ def test_the_classifier_goes_on_augmenting_on_the_cpu_if_the_gpu_fails(
         device="0", deadline=600.0, reserve=30.0, epochs=40, batch=0, real_repeat=3,
         sample=1.0, lr0=1e-3,
     )  # fmt: skip
-    gpu._train_classifier(args, scenes, time.time(), tmp_path / "out")
+    start = tmp_path / "start.pt"
+    gpu._train_classifier(args, scenes, time.time(), tmp_path / "out", start, 2)
     assert [c["augment_on"] for c in calls] == ["cuda:0", "cpu"]
     assert all(c["device"] == "cuda:0" and c["batch"] == 512 for c in calls)
+    assert all(c["init"] == start and c["threads"] == 2 for c in calls)
     assert set(calls[0]["val"]) == {"gpu_cards", "gpu_tiles"}  # type: ignore[arg-type]
-    for k, name in enumerate(("gpu_cards1", "gpu_tiles2")):  # the one tile crop of each set
-        assert calls[0]["train"][k].name == f"{name}_train.npz"  # type: ignore[index]
-        with np.load(calls[0]["train"][k]) as d:  # type: ignore[index]
+    names = [p.name for p in calls[0]["train"]]  # type: ignore[attr-defined]
+    assert names == ["gpu_cards1_train.npz", "gpu_tiles2_train.npz", "real_train.npz"]
+    for path in calls[0]["train"]:  # type: ignore[attr-defined]
+        with np.load(path) as d:  # the one tile crop of each set, the real photo's too
             assert d["y"].tolist() == [TILE] and d["x"].shape == (1, 72, 72, 3)
+    real = calls[0]["train"][-1]  # type: ignore[index]
+    assert calls[0]["repeat"] == {real: 3}  # the real crops counted --real-repeat times
     # a failure on the CPU too is not hidden
     monkeypatch.setattr(classifier, "train_classifier", lambda *a, **k: 1 / 0)
     with pytest.raises(ZeroDivisionError):
-        gpu._train_classifier(args, scenes, time.time(), tmp_path / "out")
+        gpu._train_classifier(args, scenes, time.time(), tmp_path / "out", start, 2)
 
 
-@pytest.mark.parametrize("model", gpu.MODELS_TRAINED)
-def test_a_run_keeps_its_start_and_sends_the_rest_away(model: str) -> None:
-    held = gpu.held_back(model)
-    assert f"{model}.pt" not in held  # the weights it goes on from travel
-    served = {"detector.onnx", "classifier.onnx", "classifier.int8.onnx", "classifier.int8w7.onnx"}
-    assert served <= set(held)
-    other = ({"detector", "classifier"} - {model}).pop()
-    assert f"{other}.pt" in held
-
-
-def test_a_run_whose_start_did_not_travel_stops_before_it_trains(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_the_real_photos_travel_with_their_labels_and_never_the_card_fans(
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setattr(gpu, "MODELS", gpu.ROOT / "no-such-models")
+    src = tmp_path / "real"
+    for part in ("images", "labels"):
+        for split in ("train", "val"):
+            (src / part / split).mkdir(parents=True)
+    photos = tmp_path / "shared"
+    photos.mkdir()
+    for name in ("rummikub-tiles__a", "rummikub-tiles__b", "card-fans__deal1"):
+        (photos / f"{name}.jpg").write_bytes(name.encode())
+        (src / "images" / "train" / f"{name}.jpg").symlink_to(photos / f"{name}.jpg")
+        if name != "rummikub-tiles__b":  # a photo with no labels travels without
+            (src / "labels" / "train" / f"{name}.txt").write_text(f"{TILE} 0.5 0.5 0.1 0.1\n")
+    (src / "images" / "val" / "rummikub-tiles__v.jpg").write_bytes(b"val")
+    out = tmp_path / "bundle" / "real"
+    (out / "images" / "train").mkdir(parents=True)
+    (out / "images" / "train" / "stale.jpg").write_bytes(b"of an earlier pack")
+    assert gpu.pack_real(src, out) == 2
+    images = out / "images" / "train"
+    assert sorted(p.name for p in images.iterdir()) == [
+        "rummikub-tiles__a.jpg",
+        "rummikub-tiles__b.jpg",
+    ]
+    assert not (images / "rummikub-tiles__a.jpg").is_symlink()  # the photo, not the link
+    assert (images / "rummikub-tiles__a.jpg").read_bytes() == b"rummikub-tiles__a"
+    labels = sorted(p.name for p in (out / "labels" / "train").iterdir())
+    assert labels == ["rummikub-tiles__a.txt"]
+    assert not (out / "images" / "val").exists()
+
+
+def test_a_halved_start_reads_as_the_full_one(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from vision.train.classifier import build_net, load_weights
+
+    torch.manual_seed(0)
+    full = build_net().eval()
+    for module in full.modules():  # running statistics away from their starting 0 and 1
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.5, 0.5)
+            module.running_var.uniform_(0.5, 2.0)
+    torch.save({"net": full.state_dict(), "epoch": 58}, tmp_path / "classifier.pt")
+    halved = gpu.halve(tmp_path / "classifier.pt", tmp_path / "half" / "classifier.pt")
+    state = torch.load(halved, weights_only=False)
+    assert state["epoch"] == 58
+    floats = [v for v in state["net"].values() if v.is_floating_point()]
+    assert floats and all(v.dtype == torch.float16 for v in floats)
+    counts = [v for v in state["net"].values() if not v.is_floating_point()]
+    assert counts and all(v.dtype == torch.int64 for v in counts)  # BatchNorm's batch counts
+    assert halved.stat().st_size < 0.55 * (tmp_path / "classifier.pt").stat().st_size
+    net = build_net().eval()
+    load_weights(net, state["net"])
+    assert all(p.dtype == torch.float32 for p in net.parameters())
+    x = torch.rand(8, 3, 48, 48)
+    with torch.no_grad():
+        a, b = full(x), net(x)
+    assert torch.allclose(a, b, atol=0.05) and not torch.equal(a, b)
+
+
+@pytest.mark.parametrize("run", gpu.RUNS)
+def test_a_run_keeps_its_start_and_sends_the_rest_away(run: str) -> None:
+    held = set(gpu.held_back(run))
+    served = {"detector.onnx", "classifier.onnx", "classifier.int8.onnx", "classifier.int8w7.onnx"}
+    assert served <= held
+    for model in gpu.MODELS_TRAINED:
+        start = gpu.start_of(model, run)
+        trained = model in gpu.models_of(run)
+        # the weights a net goes on from travel: in models/, or halved in the bundle
+        assert (f"{model}.pt" in held) == (not trained or start.parent != gpu.MODELS)
+    assert gpu.models_of("both") == ("detector", "classifier")
+    assert gpu.start_of("classifier", "both") == gpu.HALVED_START
+    assert gpu.start_of("detector", "both") == gpu.MODELS / "detector.pt"
+    assert gpu.start_of("classifier", "classifier") == gpu.MODELS / "classifier.pt"
+
+
+@pytest.mark.parametrize(
+    ("run", "missing"), [("classifier", "models/classifier.pt"), ("both", "half.pt")]
+)
+def test_a_run_whose_start_did_not_travel_stops_before_it_trains(
+    run: str, missing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "detector.pt").write_bytes(b"weights")  # travelled; the other not
+    monkeypatch.setattr(gpu, "MODELS", tmp_path / "models")
+    monkeypatch.setattr(gpu, "HALVED_START", tmp_path / "half.pt")
     monkeypatch.setattr(gpu, "WORK", tmp_path / "work")
-    args = SimpleNamespace(model="classifier", out=str(tmp_path / "out"))
-    with pytest.raises(SystemExit, match=r"no-such-models/classifier\.pt, the run's start"):
+    args = SimpleNamespace(model=run, out=str(tmp_path / "out"), start=None)
+    with pytest.raises(SystemExit, match=rf"{missing}, the run's start, did not travel"):
         gpu.train(args)
     assert not (tmp_path / "out").exists() and not (tmp_path / "work").exists()
+
+
+def test_a_run_of_both_trains_the_classifier_in_a_process_beside_the_detector(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    starts = {"detector": tmp_path / "detector.pt", "classifier": tmp_path / "half.pt"}
+    for path in starts.values():
+        path.write_bytes(b"weights")
+    monkeypatch.setattr(gpu, "MODELS", tmp_path)
+    monkeypatch.setattr(gpu, "HALVED_START", starts["classifier"])
+    monkeypatch.setattr(gpu, "_unpack", lambda: None)
+    monkeypatch.setattr(gpu, "_scenes", lambda args, t0: [tmp_path / "gpu_cards2431"])
+    events: list[tuple[str, object]] = []
+
+    class Child:
+        def __init__(self, argv: list[str]) -> None:
+            events.append(("spawned", argv))
+
+        def wait(self) -> int:
+            events.append(("waited", None))
+            return code
+
+    def detector(args: object, scenes: list[Path], t0: float, out: Path, start: Path, n: int):
+        events.append(("detector", (start, n)))
+
+    monkeypatch.setattr(gpu.subprocess, "Popen", Child)
+    monkeypatch.setattr(gpu, "_train_detector", detector)
+    args = SimpleNamespace(
+        model="both", out=str(tmp_path / "out"), start=None, threads=16, deadline=560.0,
+        reserve=60.0, cards=4000, tiles=1500, lr0=1e-3, batch=0, epochs=60, real_repeat=3,
+        sample=1.0, round=2, device="0",
+    )  # fmt: skip
+    code = 0
+    gpu.train(args)
+    assert [e[0] for e in events] == ["spawned", "detector", "waited"]
+    argv = events[0][1]
+    assert isinstance(argv, list)
+    child = dict(zip(argv[4::2], argv[5::2], strict=True))  # after "-m vision.train.gpu train"
+    assert argv[1:4] == ["-m", "vision.train.gpu", "train"]
+    assert child["--model"] == "classifier" and child["--start"] == str(starts["classifier"])
+    assert child["--threads"] == "4" and child["--round"] == "2" and child["--cards"] == "4000"
+    assert 550 <= float(child["--deadline"]) <= 560  # the seconds left of the run's deadline
+    assert events[1][1] == (starts["detector"], 12)  # the detector's loader: the other cores
+    events.clear()
+    code = 1  # the classifier's process failed: said, after the detector is done
+    with pytest.raises(SystemExit, match="classifier's process stopped with 1"):
+        gpu.train(args)
+    assert [e[0] for e in events] == ["spawned", "detector", "waited"]

@@ -27,7 +27,9 @@ EVAL_ONLY_PREFIXES = ("card-fans__",)
 """Real photos never trained on: the two card fans are the cards' only real test."""
 
 
-def _label_files(root: Path, split: str) -> Iterable[tuple[Path, Path]]:
+def labelled_photos(root: Path, split: str) -> Iterable[tuple[Path, Path]]:
+    """Each photo of ``root``'s ``split`` that may be trained on (never the card fans:
+    :data:`EVAL_ONLY_PREFIXES`) with the path of its labels (which may not exist)."""
     images = root / "images" / split
     if not images.is_dir():
         return
@@ -77,7 +79,7 @@ def build_detector_set(sources: Sequence[tuple[Path, Sequence[str]]], out: Path)
     _prepare(out)
     for root, splits in sources:
         for split in splits:
-            for image, label in _label_files(root, split):
+            for image, label in labelled_photos(root, split):
                 name = f"{root.name}-{image.name}"
                 link = out / "images" / split / name
                 if not link.exists():
@@ -122,7 +124,7 @@ def crop_angles(sources: Sequence[tuple[Path, str]]) -> np.ndarray:
     parts = [
         label_angles(root, image, len(read_labels(label)))
         for root, split in sources
-        for image, label in _label_files(root, split)
+        for image, label in labelled_photos(root, split)
     ]
     return np.concatenate(parts) if parts else np.zeros(0, np.float32)
 
@@ -143,7 +145,7 @@ def build_crop_set(
     xs: list[np.ndarray] = []
     ys: list[int] = []
     for root, split in sources:
-        for image_path, label in _label_files(root, split):
+        for image_path, label in labelled_photos(root, split):
             rows = read_labels(label)
             if not len(rows):
                 continue
@@ -202,7 +204,7 @@ def build_negative_set(
 
     xs: list[np.ndarray] = []
     for root, split in sources:
-        for k, (image_path, label) in enumerate(_label_files(root, split)):
+        for k, (image_path, label) in enumerate(labelled_photos(root, split)):
             if k % every:
                 continue
             photo = read_photo(image_path, None, DECODE_MIN_SIDE)
@@ -265,7 +267,7 @@ def build_tiled_detector_set(
     _prepare(out)
     for root, splits in sources:
         for split in splits:
-            for image_path, label in _label_files(root, split):
+            for image_path, label in labelled_photos(root, split):
                 stem = f"{root.name}-{image_path.stem}"
                 if (out / "labels" / split / f"{stem}-0.txt").exists():
                     continue

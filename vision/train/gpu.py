@@ -1,28 +1,32 @@
-"""The detector or the classifier trained on a lent GPU machine in one command (``docs/gpu.md``).
+"""The detector and the classifier trained on a lent GPU machine in one command (``docs/gpu.md``).
 
-Such a machine has 15 minutes of device time a session, at most 10 for one command, no network,
-and 64 MiB of what travels with the working tree. So the work is split three ways, and one run
-trains one model (``--model detector`` or ``classifier``):
+Such a machine has 15 minutes of device time a session, each start and idle wait counted, at
+most 10 for one command, no network, and 64 MiB of what travels with the working tree. So the
+work is split three ways, and one run trains one net (``--model detector`` or ``classifier``)
+or both side by side (``--model both``, since session 40):
 
 ``pack`` (here, on the CPU)
     fills ``.gpu/`` (ignored by git, named in the run's ``carry``) with what the machine lacks:
     the ultralytics wheels, the card decks' rendered atlases (the scene generator reads them
     where no Debian deck is installed, ``datasets.card_art.cached_decks``), the fonts that
     draw indexes and tile numbers, and what ``../shared`` and this machine's models give that
-    does not travel: for the detector, the real Rummikub train photos cut into its 320 px crops;
-    for the classifier, the real tile crops and the "not a piece" crops mined here with the
-    served detector, each set one JPEG (:func:`pack_crops`).
+    does not travel: the real Rummikub train photos (:data:`REAL`), and for the classifier the
+    "not a piece" crops mined here with the served detector, each set one JPEG
+    (:func:`pack_crops`). It says what the run's tree and ``.gpu`` weigh together, and refuses
+    a bundle over the 64 MiB.
 ``train`` (there, in one command)
-    unpacks them and makes new scenes with every core. The detector: the scenes cut and turned
-    as ``make train`` cuts its ``tiled_turned`` set, ``models/detector.pt`` trained on them for
-    the time left before a deadline. The classifier: the scenes' labelled boxes cut into crops
-    beside the carried sets, ``models/classifier.pt`` trained on them (augmented on the GPU,
-    or on the CPU's cores should that fail) for as many epochs as fit. After each epoch the
-    weights are copied to ``--out`` (the run's ``$OUT``), so a command stopped at its limit
-    still brings back its last epoch.
+    unpacks them and makes new scenes with every core. The detector: the scenes and the real
+    photos cut and turned as ``make train`` cuts its ``tiled_turned`` set,
+    ``models/detector.pt`` trained on them for the time left before a deadline. The
+    classifier: the scenes' and the real photos' labelled boxes cut into crops beside the
+    carried sets, its start trained on them (augmented on the GPU, or on the CPU's cores should
+    that fail) for as many epochs as fit. ``both`` makes the scenes once and trains the
+    classifier in a second process beside the detector. After each epoch the weights are copied
+    to ``--out`` (the run's ``$OUT``), so a command stopped at its limit still brings back its
+    last epoch.
 ``adopt`` (here)
     serves the brought-back weights (ONNX, the ``.pt`` to go on from, the classifier's 8-bit
-    copy); ``make train TRAIN_ARGS="--stages evaluate"`` then reads every set.
+    copies); ``make train TRAIN_ARGS="--stages evaluate"`` then reads every set.
 
 The command there (about 9 minutes; ``.gpu`` in ``carry``; the files of :func:`held_back` moved
 out of the tree for the call, so that it travels under 64 MiB; ``pack`` prints the move)::
@@ -69,6 +73,10 @@ numpy, scipy, matplotlib, pyyaml, psutil and requests; ``docs/gpu.md``). polars 
 run ends, and :func:`_csv_results` reads it with the standard library instead."""
 FONTS = Path("/usr/share/fonts/truetype/meldcam")
 """Where the fonts missing there are put (a folder ``datasets.fonts`` searches)."""
+FONTS_TAR = "fonts.tar.xz"
+"""The fonts as they travel (xz: 3.6 MB; 10.7 as the plain tarball of before session 40)."""
+TRAVEL_MIB = 64
+"""What travels with a run's working tree at most (the ``device`` tool's limit)."""
 CARD_SEEDS = (2411, 2413, 2415, 2417)
 TILE_SEEDS = (2412, 2414)
 """The scenes made there: ``--cards`` and ``--tiles`` shared among sets of these seeds (which no
@@ -85,27 +93,76 @@ def round_seeds(round_: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 MODELS_TRAINED = ("detector", "classifier")
-"""What one run trains (``--model``): the two do not fit in one command's 10 minutes, nor
-their data in the 64 MiB that travel."""
+RUNS = (*MODELS_TRAINED, "both")
+"""What one run trains (``--model``): one net, or both side by side on the one GPU (``both``,
+session 40). A lent session's 15 minutes count each machine start and idle wait, so they hold
+one command of 10 minutes, not the two that session 27 ran. How much the two nets slow each
+other there is not measured yet."""
 MOSAIC_COLUMNS = 64
 MOSAIC_QUALITY = 92
-"""Crop sets travel as one JPEG each (:func:`pack_crops`): the real tile crops' 4,131 train crops
-are 44 MiB as a compressed ``.npz`` and a fifth of that so."""
-CLASSIFIER_CARRIED = ("real_train", "real_val")
-"""The classifier's crop sets cut here that travel (``../shared`` does not), with every "not a
-piece" set (``vision.train.pipeline.NEGATIVES``: mined here with the served detector, which
-the machine could not run without onnxruntime)."""
+""""Not a piece" crop sets travel as one JPEG each (:func:`pack_crops`): a fifth of their size
+as a compressed ``.npz``."""
+REAL = BUNDLE / "real"
+"""The real Rummikub photos' train split as ``data/real`` holds it (the card fans never: they
+are the cards' only real test), its labels in the pieces scheme. ``../shared`` does not travel;
+there both nets' real crops are cut from these as here: the detector's 320 px crops and the
+classifier's stored crops. (Until session 40 each run carried its own cut: 14.1 MB of detector
+crops or a 9.4 MB sheet of classifier crops; the photos are 19.7 MB, and both runs need them.)"""
+HALVED_START = BUNDLE / "classifier.pt"
+"""A ``both`` run's classifier start: ``models/classifier.pt`` in fp16 (3.4 MB instead of 6.7;
+the detector's is fp16 already). Both nets' starts and data fit the 64 MiB that travel only so."""
 
 
-def held_back(model: str) -> list[str]:
-    """The files of ``models/`` moved out of the tree for a run of ``model``, so that it travels
-    under 64 MiB: the served ONNX files and the other model's weights, all but the run's start,
-    ``models/<model>.pt``. (Session 26's notes had the classifier's run leave ``classifier.pt``
-    behind too, and it would have trained from nothing.)"""
+def held_back(run: str) -> list[str]:
+    """The files of ``models/`` moved out of the tree for a run of ``run``, so that it travels
+    under 64 MiB: the served ONNX files and every ``.pt`` but the run's own start, which trains
+    on from there (:func:`start_of`). (Session 26's notes had the classifier's run leave
+    ``classifier.pt`` behind too, and it would have trained from nothing.)"""
     from vision.scanner import CLASSIFIER_CHOICES, DETECTOR_FILE
 
-    others = [f"{other}.pt" for other in MODELS_TRAINED if other != model]
+    travel = {model: start_of(model, run).parent == MODELS for model in models_of(run)}
+    others = [f"{model}.pt" for model in MODELS_TRAINED if not travel.get(model)]
     return [DETECTOR_FILE, *CLASSIFIER_CHOICES.values(), *others]
+
+
+def models_of(run: str) -> tuple[str, ...]:
+    """The nets a run of ``run`` (one of :data:`RUNS`) trains."""
+    return MODELS_TRAINED if run == "both" else (run,)
+
+
+def start_of(model: str, run: str) -> Path:
+    """The weights a run of ``run`` trains ``model`` on from: ``models/<model>.pt``, but the
+    classifier of a ``both`` run from :data:`HALVED_START`."""
+    return HALVED_START if (run, model) == ("both", "classifier") else MODELS / f"{model}.pt"
+
+
+def halve(checkpoint: Path, out: Path) -> Path:
+    """``checkpoint`` (weights as ``models/classifier.pt`` holds them) with its floating weights
+    in fp16; :func:`vision.train.classifier.load_weights` reads them into the fp32 net."""
+    import torch
+
+    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    net = {k: v.half() if v.is_floating_point() else v for k, v in state["net"].items()}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({**state, "net": net}, out)
+    return out
+
+
+def pack_real(src: Path, out: Path) -> int:
+    """The photos of ``src``'s train split that may be trained on (``labelled_photos``), with
+    their labels, copied into ``out`` (links followed); returns how many."""
+    from vision.train.data import labelled_photos
+
+    shutil.rmtree(out, ignore_errors=True)
+    count = 0
+    for part in ("images", "labels"):
+        (out / part / "train").mkdir(parents=True)
+    for image, label in labelled_photos(src, "train"):
+        shutil.copyfile(image, out / "images" / "train" / image.name)
+        if label.exists():
+            shutil.copyfile(label, out / "labels" / "train" / label.name)
+        count += 1
+    return count
 
 
 def pack_crops(crops: Path, out: Path) -> Path:
@@ -175,9 +232,9 @@ def _fonts_current(tar_path: Path, fonts: list[Path]) -> bool:
 
 
 def pack(args: argparse.Namespace) -> None:
-    """Fill ``.gpu/`` here: wheels, atlases, fonts, real tile crops and ``run.sh``."""
+    """Fill ``.gpu/`` here: wheels, atlases, fonts, the real photos, what the run's nets need
+    besides (the "not a piece" sheets, the halved start) and ``run.sh``."""
     from datasets.card_art import CACHE_VERSION, cache_dir, load_deck, require_art
-    from vision.train.data import build_tiled_detector_set
 
     BUNDLE.mkdir(exist_ok=True)
     wheels = BUNDLE / "wheels"
@@ -198,29 +255,28 @@ def pack(args: argparse.Namespace) -> None:
             for path in sorted(folder.iterdir()):
                 if path.suffix in (".npy", ".json") and path.stem in stems:
                     tar.add(path, arcname=f"v{CACHE_VERSION}/{path.name}")
-    fonts, font_paths = BUNDLE / "fonts.tar", _fonts()
+    (BUNDLE / "fonts.tar").unlink(missing_ok=True)  # before session 40, uncompressed: 10.7 MB
+    fonts, font_paths = BUNDLE / FONTS_TAR, _fonts()
     if not _fonts_current(fonts, font_paths):
-        with tarfile.open(fonts, "w") as tar:
+        with tarfile.open(fonts, "w:xz") as tar:  # 3.6 MB
             for path in font_paths:
                 tar.add(path, arcname=path.name)
-    real = BUNDLE / "real_tiled"
-    sheets = BUNDLE / "crops"
+    for old in ("real_tiled", "crops"):  # what runs carried before session 40
+        shutil.rmtree(BUNDLE / old, ignore_errors=True)
     if not (DATA / "real" / "data.yaml").exists():
         run_meldcam("import-real", str(REALDATA), "--out", str(DATA / "real"), "--link")
-    if args.model == "detector":
-        shutil.rmtree(sheets, ignore_errors=True)  # the classifier's: 64 MiB travel in all
-        if not (real / "data.yaml").exists():
-            # the real photos' train split only: the validation there is on the new scenes
-            build_tiled_detector_set(
-                [(DATA / "real", ("train",))], real, long_side=SERVE_IMGSZ, crop=TILED_CROP,
-                per_image=2,
-            )  # fmt: skip
-    else:
-        shutil.rmtree(real, ignore_errors=True)
+    pack_real(DATA / "real", REAL)
+    models = models_of(args.model)
+    if "classifier" in models:
         for crops in _classifier_sets():
-            sheet = sheets / f"{crops.stem}.jpg"
+            sheet = BUNDLE / "negatives" / f"{crops.stem}.jpg"
             if not sheet.exists() or sheet.stat().st_mtime < crops.stat().st_mtime:
-                pack_crops(crops, sheet)  # again when the set was cut or mined again
+                pack_crops(crops, sheet)  # again when the set was mined again
+    else:
+        shutil.rmtree(BUNDLE / "negatives", ignore_errors=True)
+    HALVED_START.unlink(missing_ok=True)
+    if start_of("classifier", args.model) == HALVED_START:
+        halve(MODELS / "classifier.pt", HALVED_START)
     options = " ".join(
         f"--{k.replace('_', '-')} {v}"
         for k, v in (("model", args.model), ("cards", args.cards), ("tiles", args.tiles),
@@ -231,21 +287,35 @@ def pack(args: argparse.Namespace) -> None:
     )  # fmt: skip
     (BUNDLE / "run.sh").write_text(RUN_SH.format(args=options))
     total = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file())
-    print(f".gpu/: {total / 2**20:.1f} MiB")
-    held = " ".join(f"models/{name}" for name in held_back(args.model))
-    print(f"before the call: mkdir -p /tmp/hold && mv {held} /tmp/hold/")
+    held = [MODELS / name for name in held_back(args.model)]
+    tree = _tracked_bytes() - sum(p.stat().st_size for p in held if p.exists())
+    print(f".gpu/: {total / 2**20:.1f} MiB; with the tree that travels: "
+          f"{(total + tree) / 2**20:.1f} of {TRAVEL_MIB} MiB")  # fmt: skip
+    if total + tree > TRAVEL_MIB * 2**20:
+        raise SystemExit(f"over the {TRAVEL_MIB} MiB that travel: the run would not start")
+    print("before the call: mkdir -p /tmp/hold && mv "
+          + " ".join(str(p.relative_to(ROOT)) for p in held) + " /tmp/hold/")  # fmt: skip
+
+
+def _tracked_bytes() -> int:
+    """The size of the files git tracks here: the tree that travels with ``.gpu`` (less what
+    is moved out for the call)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    return sum((ROOT / name.decode()).stat().st_size for name in listed if name)
 
 
 def _classifier_sets() -> list[Path]:
-    """The crop sets cut here that the classifier's run carries (:data:`CLASSIFIER_CARRIED` and
-    the "not a piece" sets), cut or mined first where missing."""
-    from vision.train.pipeline import NEGATIVES, build_negatives, crop_set, negatives_file
+    """The "not a piece" crop sets (``vision.train.pipeline.NEGATIVES``) that the classifier's
+    run carries, mined first where missing (with the served detector, which the machine there
+    could not run without onnxruntime)."""
+    from vision.train.pipeline import NEGATIVES, build_negatives, negatives_file
 
-    carried = [crop_set(*name.rsplit("_", 1)) for name in CLASSIFIER_CARRIED]
     negatives = [negatives_file(name, split) for name, split, _ in NEGATIVES]
     if not all(p.exists() for p in negatives):
         build_negatives()
-    return [*carried, *negatives]
+    return negatives
 
 
 def _faces_current(atlases: Path, version: int) -> bool:
@@ -270,7 +340,7 @@ def _unpack() -> None:
     from datasets.fonts import font_files
 
     have = set(font_files())
-    with tarfile.open(BUNDLE / "fonts.tar") as tar:
+    with tarfile.open(BUNDLE / FONTS_TAR) as tar:
         missing = [m for m in tar.getmembers() if m.name not in have]
         if missing:
             tar.extractall(FONTS, members=missing, filter="data")
@@ -304,14 +374,67 @@ def _csv_results(trainer: object) -> dict[str, list[float]]:
 
 
 def train(args: argparse.Namespace) -> None:
-    """There: scenes, crops, training until the deadline, the weights copied to ``--out``."""
+    """There: scenes, crops, training until the deadline, the weights copied to ``--out``. A
+    ``both`` run makes the scenes once, then trains the classifier in a process of its own
+    (:data:`CLASSIFIER_SHARE` of the cores) beside the detector (the rest)."""
     t0 = time.time()
-    start = MODELS / f"{args.model}.pt"
-    if not start.exists():  # rather than minutes spent training from nothing
-        raise SystemExit(f"{start.relative_to(ROOT)}, the run's start, did not travel")
+    starts = {
+        model: Path(args.start) if args.start else start_of(model, args.model)
+        for model in models_of(args.model)
+    }
+    for start in starts.values():
+        if not start.exists():  # rather than minutes spent training from nothing
+            raise SystemExit(f"{_shown(start)}, the run's start, did not travel")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     _unpack()
+    scenes = _scenes(args, t0)
+    cores = args.threads or os.cpu_count() or 2
+    if args.model == "classifier":
+        _train_classifier(args, scenes, t0, out, starts["classifier"], cores)
+        return
+    if args.model == "detector":
+        _train_detector(args, scenes, t0, out, starts["detector"], cores)
+        return
+    share = max(round(cores * CLASSIFIER_SHARE), 1)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "vision.train.gpu", "train", *_child_args(args, t0, share),
+         "--start", str(starts["classifier"])],
+    )  # fmt: skip
+    try:
+        _train_detector(args, scenes, t0, out, starts["detector"], max(cores - share, 1))
+    finally:
+        code = child.wait()
+    if code:
+        raise SystemExit(f"the classifier's process stopped with {code}")
+    print(f"both done, {time.time() - t0:.0f} s", flush=True)
+
+
+CLASSIFIER_SHARE = 0.25
+"""A ``both`` run's share of the cores for the classifier's process (its crops cut, its batches
+drawn; augmented on the GPU); the detector's loader, which augments on the CPU, gets the rest."""
+
+
+def _child_args(args: argparse.Namespace, t0: float, threads: int) -> list[str]:
+    """The arguments of a ``both`` run's classifier process: the same run, the classifier alone,
+    with the seconds left of the deadline (the scenes it finds made)."""
+    left = args.deadline - (time.time() - t0)
+    return [
+        "--model", "classifier", "--out", args.out, "--cards", str(args.cards),
+        "--tiles", str(args.tiles), "--deadline", f"{left:.0f}", "--reserve", str(args.reserve),
+        "--lr0", str(args.lr0), "--batch", str(args.batch), "--epochs", str(args.epochs),
+        "--real-repeat", str(args.real_repeat), "--sample", str(args.sample),
+        "--round", str(args.round), "--device", args.device, "--threads", str(threads),
+    ]  # fmt: skip
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the repository where it lies in it."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def _scenes(args: argparse.Namespace, t0: float) -> list[Path]:
+    """The run's new scenes (:func:`round_seeds`), made with every core where not made yet."""
     scenes = []
     card_seeds, tile_seeds = round_seeds(args.round)
     plan = [
@@ -332,18 +455,32 @@ def train(args: argparse.Namespace) -> None:
                 "--seed", str(seed), "--scheme", "pieces", "--workers", str(os.cpu_count() or 2),
                 "--art", "wider",
             )  # fmt: skip
+            print(f"{name}: {count} scenes, {time.time() - t0:.0f} s", flush=True)
         scenes.append(folder)
-        print(f"{name}: {count} scenes, {time.time() - t0:.0f} s", flush=True)
-    if args.model == "classifier":
-        _train_classifier(args, scenes, t0, out)
-        return
+    return scenes
+
+
+def _train_detector(
+    args: argparse.Namespace, scenes: list[Path], t0: float, out: Path, start: Path, cores: int
+) -> None:
+    """The scenes and the real photos cut and turned as ``make train`` cuts its
+    ``tiled_turned`` set, the detector trained on them from ``start`` until the deadline, each
+    epoch's weights stripped into ``out``."""
+    from vision.train.data import build_tiled_detector_set
+
+    real = WORK / "real_tiled"
+    if not (real / "data.yaml").exists():
+        # the real photos' train split only, as make train cuts them: the validation there is
+        # on the new scenes
+        build_tiled_detector_set(
+            [(REAL, ("train",))], real, long_side=SERVE_IMGSZ, crop=TILED_CROP, per_image=2
+        )
     turned = WORK / "tiled_turned"
     jobs = [(str(s), str(WORK / f"tiled_{s.name}"), str(turned)) for s in scenes]
-    # the real photos' crops, cut here; turned with the rest
-    jobs.append((str(BUNDLE / "real_tiled"), str(BUNDLE / "real_tiled"), str(turned)))
-    with ProcessPoolExecutor(len(jobs)) as pool:
+    jobs.append((str(real), str(real), str(turned)))  # cut already: turned with the rest
+    with ProcessPoolExecutor(min(len(jobs), cores)) as pool:
         counts = list(pool.map(_cut, jobs))
-    print(f"crops: {counts} train, {time.time() - t0:.0f} s", flush=True)
+    print(f"detector crops: {counts} train, {time.time() - t0:.0f} s", flush=True)
 
     from ultralytics.engine.trainer import BaseTrainer
 
@@ -357,15 +494,15 @@ def train(args: argparse.Namespace) -> None:
         shutil.copy(last.parent.parent / "results.csv", out / "results.csv")
 
     hours = max(args.deadline - (time.time() - t0) - args.reserve, 60) / 3600
-    print(f"training for {hours * 60:.1f} min", flush=True)
+    print(f"detector: training for {hours * 60:.1f} min", flush=True)
     train_detector(
         turned / "data.yaml", WORK / "runs", "gpu", start=start,
         imgsz=320, epochs=30, batch=args.batch or 64, lr0=args.lr0, warmup_epochs=0.5,
         warmup_bias_lr=0.0, scale=0.3,
-        device=args.device, workers=max((os.cpu_count() or 2) - 1, 1), hours=hours, cache=True,
+        device=args.device, workers=max(cores - 1, 1), hours=hours, cache=True,
         close_mosaic=3, on_epoch=keep, resume=False,
     )  # fmt: skip
-    print(f"done, {time.time() - t0:.0f} s", flush=True)
+    print(f"detector done, {time.time() - t0:.0f} s", flush=True)
 
 
 def _cut_crops(job: tuple[str, str, str]) -> int:
@@ -379,9 +516,12 @@ def _cut_crops(job: tuple[str, str, str]) -> int:
         return len(d["y"])
 
 
-def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, out: Path) -> None:
-    """There: the scenes cut into crops beside the carried ones, the classifier trained from
-    ``models/classifier.pt`` until the deadline, each epoch's weights copied to ``out``."""
+def _train_classifier(
+    args: argparse.Namespace, scenes: list[Path], t0: float, out: Path, start: Path, cores: int
+) -> None:
+    """There: the scenes and the real photos cut into crops beside the carried "not a piece"
+    ones, the classifier trained from ``start`` with ``cores`` threads until the deadline, each
+    epoch's weights copied to ``out``."""
     from vision.crops import CROP_SIZE
     from vision.train.classifier import strip_checkpoint, train_classifier
     from vision.train.pipeline import served_margins
@@ -392,20 +532,28 @@ def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, o
         for s in scenes
         for split in ("train", "val")
     ]
+    real = crops / "real_train.npz"
+    jobs.append((str(REAL), "train", str(real)))
+    # one process a set and split, whatever ``cores`` says: beside the detector they share
+    # the machine for the half minute cutting takes, and training starts the sooner
     with ProcessPoolExecutor(min(len(jobs), os.cpu_count() or 2)) as pool:
         counts = list(pool.map(_cut_crops, jobs))
     carried = {}
-    for sheet in sorted((BUNDLE / "crops").glob("*.jpg")):
+    for sheet in sorted((BUNDLE / "negatives").glob("*.jpg")):
         carried[sheet.stem] = crops / f"{sheet.stem}.npz"
         if not carried[sheet.stem].exists():
             unpack_crops(sheet, carried[sheet.stem])
-    print(f"crops: {sum(counts)} cut, {len(carried)} carried, {time.time() - t0:.0f} s", flush=True)
+    print(
+        f"classifier crops: {sum(counts)} cut ({counts[-1]} real), {len(carried)} carried, "
+        f"{time.time() - t0:.0f} s",
+        flush=True,
+    )
     val = {}  # one set's val split of each kind
     for s in reversed(scenes):
         val["gpu_tiles" if "tiles" in s.name else "gpu_cards"] = crops / f"{s.name}_val.npz"
     val |= {name: path for name, path in carried.items() if name.endswith("_val")}
     train_sets = [crops / f"{s.name}_train.npz" for s in scenes]
-    train_sets += [path for name, path in carried.items() if name.endswith("_train")]
+    train_sets += [real, *(path for name, path in carried.items() if name.endswith("_train"))]
     copied = out / "classifier.pt"
 
     def keep(checkpoint: Path) -> None:
@@ -413,15 +561,14 @@ def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, o
 
     device = f"cuda:{args.device}" if args.device.isdigit() else args.device
     checkpoint = WORK / "runs" / "classifier.pt"
-    repeat = {carried["real_train"]: args.real_repeat} if "real_train" in carried else None
     for augment_on in dict.fromkeys((device, "cpu")):
         seconds = max(args.deadline - (time.time() - t0) - args.reserve, 60)
-        print(f"training for {seconds / 60:.1f} min, augmenting on {augment_on}", flush=True)
+        print(f"classifier: training for {seconds / 60:.1f} min, augmenting on {augment_on}",
+              flush=True)  # fmt: skip
         try:
             train_classifier(
                 train_sets, val, checkpoint, epochs=args.epochs, batch=args.batch or 512,
-                threads=os.cpu_count() or 2, init=MODELS / "classifier.pt",
-                repeat=repeat,
+                threads=cores, init=start, repeat={real: args.real_repeat},
                 sample=args.sample, lr=args.lr0, device=device, seconds=seconds, on_epoch=keep,
                 augment_on=augment_on,
                 val_margin=served_margins(val),
@@ -433,7 +580,7 @@ def _train_classifier(args: argparse.Namespace, scenes: list[Path], t0: float, o
             if augment_on == "cpu":
                 raise
             print(f"augmenting on {augment_on} failed: {error}", flush=True)
-    print(f"done, {time.time() - t0:.0f} s ({CROP_SIZE} px crops)", flush=True)
+    print(f"classifier done, {time.time() - t0:.0f} s ({CROP_SIZE} px crops)", flush=True)
 
 
 def adopt(args: argparse.Namespace) -> None:
@@ -457,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="verb", required=True)
     for verb in ("pack", "train"):
         q = sub.add_parser(verb)
-        q.add_argument("--model", choices=MODELS_TRAINED, default="detector")
+        q.add_argument("--model", choices=RUNS, default="detector")
         q.add_argument("--cards", type=int, default=4000, help="card scenes made there")
         q.add_argument("--tiles", type=int, default=1500, help="tile scenes made there")
         q.add_argument("--deadline", type=float, default=510, help="seconds the command may take")
@@ -471,6 +618,8 @@ def main(argv: list[str] | None = None) -> int:
         if verb == "train":
             q.add_argument("--out", required=True, help="where the weights go ($OUT)")
             q.add_argument("--device", default="0", help="the CUDA device (cpu for a trial here)")
+            q.add_argument("--start", help="the weights to go on from (default: start_of)")
+            q.add_argument("--threads", type=int, default=0, help="cores to use (0: all)")
     q = sub.add_parser("adopt")
     q.add_argument("--model", choices=MODELS_TRAINED, default="detector")
     q.add_argument("weights", help="the detector.pt or classifier.pt brought back")
