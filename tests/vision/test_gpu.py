@@ -339,6 +339,10 @@ def test_a_run_whose_start_did_not_travel_stops_before_it_trains(
     args = SimpleNamespace(model=run, out=str(tmp_path / "out"), start=None)
     with pytest.raises(SystemExit, match=rf"{missing}, the run's start, did not travel"):
         gpu.train(args)
+    # one start named for both nets is refused as well, before anything is made
+    args = SimpleNamespace(model="both", out=str(tmp_path / "out"), start=str(tmp_path / "x.pt"))
+    with pytest.raises(SystemExit, match="--start names one net's start"):
+        gpu.train(args)
     assert not (tmp_path / "out").exists() and not (tmp_path / "work").exists()
 
 

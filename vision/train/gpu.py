@@ -378,6 +378,10 @@ def train(args: argparse.Namespace) -> None:
     ``both`` run makes the scenes once, then trains the classifier in a process of its own
     (:data:`CLASSIFIER_SHARE` of the cores) beside the detector (the rest)."""
     t0 = time.time()
+    if args.start and args.model == "both":
+        raise SystemExit(
+            "--start names one net's start: give it with --model detector or classifier"
+        )
     starts = {
         model: Path(args.start) if args.start else start_of(model, args.model)
         for model in models_of(args.model)
