@@ -93,6 +93,10 @@ class Tally:
         return f"F1 {self.f1:.4f} (right/false/missed {self.right}/{self.false}/{self.missed})"
 
 
+WORST_DECKS = 5
+"""How many decks ``meldcam eval`` names among those read worst (all are in its JSON)."""
+
+
 @dataclass
 class Flagged:
     """The photos the scanner flagged one way (shaken, taken from afar), with their true melds
@@ -128,6 +132,9 @@ class Report:
     """Photos the scanner reported taken from afar (:attr:`ScanResult.afar`)."""
     low_resolution: Flagged = field(default_factory=Flagged)
     """Photos the scanner reported of too low a resolution (:attr:`ScanResult.low_resolution`)."""
+    by_deck: dict[str, Flagged] = field(default_factory=dict)
+    """Per card deck (:attr:`Truth.deck`, where the truth names one), its photos and melds: the
+    decks read worst, and whether a new model reads a deck better, are seen there."""
     meld_losses: Counter[str] = field(default_factory=Counter)
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
@@ -146,6 +153,8 @@ class Report:
             )
             if flag
         ]
+        if truth.deck:
+            flagged.append(self.by_deck.setdefault(truth.deck, Flagged()))
         for tally in flagged:
             tally.photos += 1
         true = Counter(set(truth.pieces)) if dedupe_truth else Counter(truth.pieces)
@@ -258,6 +267,7 @@ class Report:
             "shaken": self.shaken.to_json(),
             "afar": self.afar.to_json(),
             "low_resolution": self.low_resolution.to_json(),
+            "by_deck": {deck: self.by_deck[deck].to_json() for deck in sorted(self.by_deck)},
             "meld_losses": {k: self.meld_losses[k] for k in LOSSES if self.meld_losses[k]},
             "loose_in_melds": {
                 area: {"found": n, "in_melds": self.loose_in_melds[area]}
@@ -325,6 +335,16 @@ class Report:
                         else ""
                     )
                 )
+        decks = sorted(
+            ((d, t) for d, t in self.by_deck.items() if t.melds),
+            key=lambda dt: (dt[1].melds_exact / dt[1].melds, dt[0]),
+        )
+        if decks:
+            lines.append(
+                f"melds read exactly by deck, the {min(len(decks), WORST_DECKS)} read worst of "
+                f"{len(decks)}: "
+                + ", ".join(f"{d} {t.melds_exact}/{t.melds}" for d, t in decks[:WORST_DECKS])
+            )
         for area, n in sorted(self.loose_found.items()):
             lines.append(f"{area} pieces put in melds: {self.loose_in_melds[area]}/{n}")
         if self.facing_known:

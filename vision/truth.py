@@ -42,6 +42,9 @@ class Truth:
     ``PARTLY_VISIBLE`` of the region on top and half of it inside the photo, but too little
     (or too small) to be asked of the scanner. A reading of one with its code is neither right
     nor wrong (``meldcam eval``)."""
+    deck: str = ""
+    """The card deck the scene was dealt from, when the truth says (``family/name``, as
+    ``meldcam synth`` draws it): ``meldcam eval`` counts each deck's melds apart."""
 
 
 PARTLY_VISIBLE = 0.25
@@ -94,6 +97,7 @@ def read_synth_truth(path: Path) -> Truth:
         areas,
         tuple(unscored),
         partly,
+        str(data.get("style", {}).get("deck", "")),
     )
 
 

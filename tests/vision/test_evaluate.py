@@ -253,6 +253,10 @@ def test_synthetic_truth_keeps_the_melds_it_cannot_score_apart(tmp_path: Path) -
     truth = read_synth_truth(tmp_path / "truth" / "x.json")
     assert truth.melds == (("5H", "6H", "7H"),)
     assert truth.unscored_uids == ((1, 2, 3),)  # uid 3 is labelled nowhere
+    assert truth.deck == ""  # the truth names no deck (tiles, or a set made before decks)
+    data["style"] = {"what": "cards", "deck": "kde/svg-penguins", "layout": "fans"}
+    (tmp_path / "truth" / "x.json").write_text(json.dumps(data))
+    assert read_synth_truth(tmp_path / "truth" / "x.json").deck == "kde/svg-penguins"
 
 
 def test_a_piece_read_right_where_the_photo_shows_it_only_in_part_counts_neither_way() -> None:
@@ -367,4 +371,28 @@ def test_the_melds_of_photos_reported_of_low_resolution_are_counted_apart() -> N
     assert report.to_json()["low_resolution"] == {"photos": 1, "melds": 1, "melds_exact": 0}
     assert "photos reported of low resolution: 1 (melds read exactly on them 0/1, on the " in (
         report.describe()
+    )
+
+
+def test_the_melds_of_each_deck_are_counted_apart() -> None:
+    """Two photos dealt from one deck and one from another, one of the first read wrong: each
+    deck's photos and melds add up on their own, and the deck read worst is named first."""
+    report = Report("cards")
+    right = _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]])
+    misread = _scan(["5H", "6D", "7H", "9C", "KD"], [[0, 1, 2]])
+    report.add(replace(_truth(), deck="gnome/paris"), right)
+    report.add(replace(_truth(), deck="gnome/paris"), misread)
+    report.add(replace(_truth(), deck="kde/svg-penguins"), right)
+    report.add(_truth(), misread)  # no deck named: counted in the whole only
+    assert report.to_json()["by_deck"] == {
+        "gnome/paris": {"photos": 2, "melds": 2, "melds_exact": 1},
+        "kde/svg-penguins": {"photos": 1, "melds": 1, "melds_exact": 1},
+    }
+    assert report.melds_exact == 2 and report.melds_true == 4
+    assert (
+        "melds read exactly by deck, the 2 read worst of 2: gnome/paris 1/2, kde/svg-penguins 1/1"
+        in (report.describe())
+    )
+    assert (
+        "by deck" not in Report("cards").describe() and Report("cards").to_json()["by_deck"] == {}
     )
