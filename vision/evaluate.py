@@ -99,8 +99,8 @@ WORST_DECKS = 5
 
 @dataclass
 class Flagged:
-    """The photos the scanner flagged one way (shaken, taken from afar), with their true melds
-    and how many of them were read exactly."""
+    """The photos the scanner flagged one way (shaken, taken from afar), or dealt from one deck,
+    with their true melds and how many of them were read exactly."""
 
     photos: int = 0
     melds: int = 0
