@@ -392,3 +392,30 @@ def test_a_run_of_both_trains_the_classifier_in_a_process_beside_the_detector(
     with pytest.raises(SystemExit, match="classifier's process stopped with 1"):
         gpu.train(args)
     assert [e[0] for e in events] == ["spawned", "detector", "waited"]
+
+
+def test_adopting_takes_each_net_from_the_file_or_the_folder_it_came_back_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vision.train import detector, pipeline
+
+    served: list[tuple[str, Path]] = []
+    monkeypatch.setattr(detector, "serve_detector", lambda p, m: served.append(("det", p)))
+    monkeypatch.setattr(pipeline, "serve_classifier", lambda p: served.append(("cls", p)) or [])
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "detector.pt").write_bytes(b"weights")
+    (out / "classifier.pt").write_bytes(b"weights")
+    gpu.adopt(SimpleNamespace(model="both", weights=str(out)))  # a both run's $OUT
+    assert served == [("det", out / "detector.pt"), ("cls", out / "classifier.pt")]
+    served.clear()
+    gpu.adopt(SimpleNamespace(model="classifier", weights=str(out)))  # one net from the folder
+    gpu.adopt(SimpleNamespace(model="detector", weights=str(out / "detector.pt")))  # its file
+    assert served == [("cls", out / "classifier.pt"), ("det", out / "detector.pt")]
+    served.clear()
+    (out / "classifier.pt").unlink()  # the classifier's process failed: the detector still
+    gpu.adopt(SimpleNamespace(model="both", weights=str(out)))
+    assert served == [("det", out / "detector.pt")]
+    (out / "detector.pt").unlink()
+    with pytest.raises(SystemExit, match=r"no detector\.pt or classifier\.pt"):
+        gpu.adopt(SimpleNamespace(model="both", weights=str(out)))

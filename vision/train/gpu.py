@@ -589,18 +589,28 @@ def _train_classifier(
 
 def adopt(args: argparse.Namespace) -> None:
     """Here: brought-back detector weights become ``models/detector.pt`` and ``detector.onnx``;
-    classifier weights ``models/classifier.pt``, ``classifier.onnx`` and its 8-bit copy."""
+    classifier weights ``models/classifier.pt``, ``classifier.onnx`` and its 8-bit copies.
+    ``weights`` is the ``.pt`` file, or the folder a run's ``$OUT`` came back to, where each
+    net's file is ``<net>.pt``; ``--model both`` adopts every net whose file is there."""
     weights = Path(args.weights)
-    if args.model == "detector":
-        from vision.train.detector import serve_detector
+    found = {
+        model: weights / f"{model}.pt" if weights.is_dir() else weights
+        for model in models_of(args.model)
+    }
+    found = {model: path for model, path in found.items() if path.is_file()}
+    if not found:
+        raise SystemExit(f"{weights}: no {' or '.join(f'{m}.pt' for m in models_of(args.model))}")
+    for model, path in found.items():
+        if model == "detector":
+            from vision.train.detector import serve_detector
 
-        serve_detector(weights, MODELS)
-        print(f"{weights} -> models/detector.onnx, models/detector.pt")
-        return
-    from vision.train.pipeline import serve_classifier
+            serve_detector(path, MODELS)
+            print(f"{path} -> models/detector.onnx, models/detector.pt")
+        else:
+            from vision.train.pipeline import serve_classifier
 
-    copies = ", ".join(path.name for path in serve_classifier(weights))
-    print(f"{weights} -> models/classifier.onnx, models/classifier.pt, {copies}")
+            copies = ", ".join(p.name for p in serve_classifier(path))
+            print(f"{path} -> models/classifier.onnx, models/classifier.pt, {copies}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -625,8 +635,8 @@ def main(argv: list[str] | None = None) -> int:
             q.add_argument("--start", help="the weights to go on from (default: start_of)")
             q.add_argument("--threads", type=int, default=0, help="cores to use (0: all)")
     q = sub.add_parser("adopt")
-    q.add_argument("--model", choices=MODELS_TRAINED, default="detector")
-    q.add_argument("weights", help="the detector.pt or classifier.pt brought back")
+    q.add_argument("--model", choices=RUNS, default="detector")
+    q.add_argument("weights", help="the .pt brought back, or the folder it came back to")
     args = p.parse_args(argv)
     {"pack": pack, "train": train, "adopt": adopt}[args.verb](args)
     return 0
