@@ -419,3 +419,36 @@ def test_adopting_takes_each_net_from_the_file_or_the_folder_it_came_back_to(
     (out / "detector.pt").unlink()
     with pytest.raises(SystemExit, match=r"no detector\.pt or classifier\.pt"):
         gpu.adopt(SimpleNamespace(model="both", weights=str(out)))
+
+
+def test_the_classifiers_process_parses_the_run_it_was_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A both run's child is started with ``train``'s own command line: parsed back, it is the
+    same run for the classifier alone, with the seconds left and its cores."""
+    # none of train's defaults, so that an option the child is not given shows
+    args = SimpleNamespace(
+        model="both",
+        cards=40,
+        tiles=20,
+        deadline=560.0,
+        reserve=60.0,
+        lr0=5e-4,
+        batch=64,
+        epochs=3,
+        real_repeat=2,
+        sample=0.5,
+        round=2,
+        out="/out",
+        device="cpu",
+    )
+    parsed: dict[str, object] = {}
+    monkeypatch.setattr(gpu, "train", lambda ns: parsed.update(vars(ns)))
+    gpu.main(["train", *gpu._child_args(args, time.time() - 100, 4), "--start", "/half.pt"])
+    assert parsed.pop("deadline") == pytest.approx(460, abs=1)
+    assert parsed == {
+        **{k: v for k, v in vars(args).items() if k != "deadline"},
+        "verb": "train", "model": "classifier", "start": "/half.pt", "threads": 4,
+    }  # fmt: skip
+    # the run.sh pack writes passes the same options
+    assert " ".join(gpu.run_options(args)).startswith("--model both --cards 40 --tiles 20")

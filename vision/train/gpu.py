@@ -120,8 +120,8 @@ def held_back(run: str) -> list[str]:
     ``classifier.pt`` behind too, and it would have trained from nothing.)"""
     from vision.scanner import CLASSIFIER_CHOICES, DETECTOR_FILE
 
-    travel = {model: start_of(model, run).parent == MODELS for model in models_of(run)}
-    others = [f"{model}.pt" for model in MODELS_TRAINED if not travel.get(model)]
+    starts = {start_of(model, run) for model in models_of(run)}
+    others = [f"{m}.pt" for m in MODELS_TRAINED if MODELS / f"{m}.pt" not in starts]
     return [DETECTOR_FILE, *CLASSIFIER_CHOICES.values(), *others]
 
 
@@ -277,15 +277,7 @@ def pack(args: argparse.Namespace) -> None:
     HALVED_START.unlink(missing_ok=True)
     if start_of("classifier", args.model) == HALVED_START:
         halve(MODELS / "classifier.pt", HALVED_START)
-    options = " ".join(
-        f"--{k.replace('_', '-')} {v}"
-        for k, v in (("model", args.model), ("cards", args.cards), ("tiles", args.tiles),
-                     ("deadline", args.deadline), ("reserve", args.reserve), ("lr0", args.lr0),
-                     ("batch", args.batch), ("epochs", args.epochs),
-                     ("real_repeat", args.real_repeat), ("sample", args.sample),
-                     ("round", args.round))
-    )  # fmt: skip
-    (BUNDLE / "run.sh").write_text(RUN_SH.format(args=options))
+    (BUNDLE / "run.sh").write_text(RUN_SH.format(args=" ".join(run_options(args))))
     total = sum(p.stat().st_size for p in BUNDLE.rglob("*") if p.is_file())
     held = [MODELS / name for name in held_back(args.model)]
     tree = _tracked_bytes() - sum(p.stat().st_size for p in held if p.exists())
@@ -419,16 +411,27 @@ CLASSIFIER_SHARE = 0.25
 drawn; augmented on the GPU); the detector's loader, which augments on the CPU, gets the rest."""
 
 
+RUN_OPTIONS = (
+    "model", "cards", "tiles", "deadline", "reserve", "lr0", "batch", "epochs", "real_repeat",
+    "sample", "round",
+)  # fmt: skip
+"""The options of ``pack`` that its ``run.sh`` passes on to ``train`` there."""
+
+
+def run_options(args: argparse.Namespace, **changed: object) -> list[str]:
+    """``train``'s command-line options for the run ``args`` describe (:data:`RUN_OPTIONS`),
+    those named in ``changed`` given other values."""
+    values = {name: getattr(args, name) for name in RUN_OPTIONS} | changed
+    return [part for k, v in values.items() for part in (f"--{k.replace('_', '-')}", str(v))]
+
+
 def _child_args(args: argparse.Namespace, t0: float, threads: int) -> list[str]:
     """The arguments of a ``both`` run's classifier process: the same run, the classifier alone,
     with the seconds left of the deadline (the scenes it finds made)."""
     left = args.deadline - (time.time() - t0)
     return [
-        "--model", "classifier", "--out", args.out, "--cards", str(args.cards),
-        "--tiles", str(args.tiles), "--deadline", f"{left:.0f}", "--reserve", str(args.reserve),
-        "--lr0", str(args.lr0), "--batch", str(args.batch), "--epochs", str(args.epochs),
-        "--real-repeat", str(args.real_repeat), "--sample", str(args.sample),
-        "--round", str(args.round), "--device", args.device, "--threads", str(threads),
+        *run_options(args, model="classifier", deadline=f"{left:.0f}"),
+        "--out", args.out, "--device", args.device, "--threads", str(threads),
     ]  # fmt: skip
 
 
