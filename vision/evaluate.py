@@ -132,6 +132,10 @@ class Report:
     """Photos the scanner reported taken from afar (:attr:`ScanResult.afar`)."""
     low_resolution: Flagged = field(default_factory=Flagged)
     """Photos the scanner reported of too low a resolution (:attr:`ScanResult.low_resolution`)."""
+    unflagged: Flagged = field(default_factory=Flagged)
+    """Photos the scanner gave no warning about (none of the three above, nor
+    :attr:`ScanResult.colourless`): what a player gets who takes the photo that the page asks
+    for, since it asks again for a shaken, far, coarse or black-and-white one."""
     by_deck: dict[str, Flagged] = field(default_factory=dict)
     """Per card deck (:attr:`Truth.deck`, where the truth names one), its photos and melds: the
     decks read worst, and whether a new model reads a deck better, are seen there."""
@@ -153,6 +157,8 @@ class Report:
             )
             if flag
         ]
+        if not flagged and not result.colourless:
+            flagged.append(self.unflagged)
         if truth.deck:
             flagged.append(self.by_deck.setdefault(truth.deck, Flagged()))
         for tally in flagged:
@@ -267,6 +273,7 @@ class Report:
             "shaken": self.shaken.to_json(),
             "afar": self.afar.to_json(),
             "low_resolution": self.low_resolution.to_json(),
+            "unflagged": self.unflagged.to_json(),
             "by_deck": {deck: self.by_deck[deck].to_json() for deck in sorted(self.by_deck)},
             "meld_losses": {k: self.meld_losses[k] for k in LOSSES if self.meld_losses[k]},
             "loose_in_melds": {
@@ -335,6 +342,11 @@ class Report:
                         else ""
                     )
                 )
+        if self.unflagged.melds and self.unflagged.photos < self.photos:
+            lines.append(
+                f"photos with no warning: {self.unflagged.photos} (melds read exactly "
+                f"on them {self.unflagged.melds_exact}/{self.unflagged.melds})"
+            )
         decks = sorted(
             ((d, t) for d, t in self.by_deck.items() if t.melds),
             key=lambda dt: (dt[1].melds_exact / dt[1].melds, dt[0]),

@@ -374,6 +374,27 @@ def test_the_melds_of_photos_reported_of_low_resolution_are_counted_apart() -> N
     )
 
 
+def test_the_melds_of_photos_with_no_warning_are_counted_apart() -> None:
+    """A photo reported shaken or black and white is left out of the unflagged tally; the
+    photos the scanner said nothing about are counted there, misread or not."""
+    report = Report("cards")
+    right = _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]])
+    misread = _scan(["5H", "6D", "7H", "9C", "KD"], [[0, 1, 2]])
+    report.add(_truth(), right)
+    report.add(_truth(), misread)
+    report.add(_truth(), replace(right, shake=2.4))
+    report.add(_truth(), replace(right, colour=0.0))
+    assert replace(right, colour=0.0).colourless and not right.colourless
+    assert report.to_json()["unflagged"] == {"photos": 2, "melds": 2, "melds_exact": 1}
+    assert report.melds_exact == 3
+    assert "photos with no warning: 2 (melds read exactly on them 1/2)" in report.describe()
+    # every photo without a warning: the line would repeat the whole, so it is left out
+    plain = Report("cards")
+    plain.add(_truth(), right)
+    assert plain.to_json()["unflagged"]["photos"] == 1
+    assert "no warning" not in plain.describe()
+
+
 def test_the_melds_of_each_deck_are_counted_apart() -> None:
     """Two photos dealt from one deck and one from another, one of the first read wrong: each
     deck's photos and melds add up on their own, and the deck read worst is named first."""
