@@ -99,8 +99,8 @@ WORST_DECKS = 5
 
 @dataclass
 class Flagged:
-    """The photos the scanner flagged one way (shaken, taken from afar), or dealt from one deck,
-    with their true melds and how many of them were read exactly."""
+    """The photos the scanner flagged one way (shaken, taken from afar), or no way, or dealt from
+    one deck, with their true melds and how many of them were read exactly."""
 
     photos: int = 0
     melds: int = 0
@@ -148,7 +148,7 @@ class Report:
 
     def add(self, truth: Truth, result: ScanResult, dedupe_truth: bool = False) -> None:
         self.photos += 1
-        flagged = [
+        tallies = [
             tally
             for tally, flag in (
                 (self.shaken, result.shaken),
@@ -157,11 +157,11 @@ class Report:
             )
             if flag
         ]
-        if not flagged and not result.colourless:
-            flagged.append(self.unflagged)
+        if not tallies and not result.colourless:
+            tallies.append(self.unflagged)
         if truth.deck:
-            flagged.append(self.by_deck.setdefault(truth.deck, Flagged()))
-        for tally in flagged:
+            tallies.append(self.by_deck.setdefault(truth.deck, Flagged()))
+        for tally in tallies:
             tally.photos += 1
         true = Counter(set(truth.pieces)) if dedupe_truth else Counter(truth.pieces)
         # scanned piece -> the true piece under it, for the melds' losses and the areas
@@ -185,7 +185,7 @@ class Report:
             exact = sum(m in found for m in truth.melds)
             self.melds_true += len(truth.melds)
             self.melds_exact += exact
-            for tally in flagged:
+            for tally in tallies:
                 tally.melds += len(truth.melds)
                 tally.melds_exact += exact
             true_melds = set(truth.melds) | {m[::-1] for m in truth.melds}
