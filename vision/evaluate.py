@@ -133,9 +133,8 @@ class Report:
     low_resolution: Flagged = field(default_factory=Flagged)
     """Photos the scanner reported of too low a resolution (:attr:`ScanResult.low_resolution`)."""
     unflagged: Flagged = field(default_factory=Flagged)
-    """Photos the scanner gave no warning about (none of the three above, nor
-    :attr:`ScanResult.colourless`): what a player gets who takes the photo that the page asks
-    for, since it asks again for a shaken, far, coarse or black-and-white one."""
+    """Photos the scanner gave no warning about (not :attr:`ScanResult.warned`): what a player
+    gets who takes the photo that the page asks for, since it asks again for a warned one."""
     by_deck: dict[str, Flagged] = field(default_factory=dict)
     """Per card deck (:attr:`Truth.deck`, where the truth names one), its photos and melds: the
     decks read worst, and whether a new model reads a deck better, are seen there."""
@@ -157,7 +156,7 @@ class Report:
             )
             if flag
         ]
-        if not tallies and not result.colourless:
+        if not result.warned:
             tallies.append(self.unflagged)
         if truth.deck:
             tallies.append(self.by_deck.setdefault(truth.deck, Flagged()))

@@ -110,6 +110,13 @@ class ScanResult:
         return low_resolution(self.piece_px, self.piece_size, self.kind)
 
     @property
+    def warned(self) -> bool:
+        """Whether the photo is worth taking again any of the ways above (shaken, colourless,
+        afar, low_resolution): what ``meldcam scan`` warns of and the pages ask a photo again
+        for."""
+        return self.shaken or self.colourless or self.afar or self.low_resolution
+
+    @property
     def uncertain(self) -> tuple[int, ...]:
         return tuple(i for i, p in enumerate(self.pieces) if p.uncertain)
 

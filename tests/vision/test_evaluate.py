@@ -385,6 +385,8 @@ def test_the_melds_of_photos_with_no_warning_are_counted_apart() -> None:
     report.add(_truth(), replace(right, shake=2.4))
     report.add(_truth(), replace(right, colour=0.0))
     assert replace(right, colour=0.0).colourless and not right.colourless
+    assert replace(right, colour=0.0).warned and replace(right, shake=2.4).warned
+    assert not right.warned
     assert report.to_json()["unflagged"] == {"photos": 2, "melds": 2, "melds_exact": 1}
     assert report.melds_exact == 3
     assert "photos with no warning: 2 (melds read exactly on them 1/2)" in report.describe()
