@@ -375,8 +375,9 @@ def test_the_melds_of_photos_reported_of_low_resolution_are_counted_apart() -> N
 
 
 def test_the_melds_of_photos_with_no_warning_are_counted_apart() -> None:
-    """A photo reported shaken or black and white is left out of the unflagged tally; the
-    photos the scanner said nothing about are counted there, misread or not."""
+    """A photo reported shaken or black and white is left out of the unflagged tally (as is one
+    afar or of low resolution: each is warned of); the photos the scanner said nothing about
+    are counted there, misread or not."""
     report = Report("cards")
     right = _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]])
     misread = _scan(["5H", "6D", "7H", "9C", "KD"], [[0, 1, 2]])
@@ -387,6 +388,15 @@ def test_the_melds_of_photos_with_no_warning_are_counted_apart() -> None:
     assert replace(right, colour=0.0).colourless and not right.colourless
     assert replace(right, colour=0.0).warned and replace(right, shake=2.4).warned
     assert not right.warned
+    # the two warnings that come from the pieces' size: taken from afar, of low resolution
+    afar = replace(right, width=8000, height=6000)
+    shrunk = tuple(
+        replace(p, box=tuple(v / 6 for v in p.box))  # type: ignore[arg-type]
+        for p in right.pieces
+    )
+    coarse = replace(right, pieces=shrunk, width=133, height=100)
+    assert afar.afar and afar.warned
+    assert coarse.low_resolution and not coarse.afar and coarse.warned
     assert report.to_json()["unflagged"] == {"photos": 2, "melds": 2, "melds_exact": 1}
     assert report.melds_exact == 3
     assert "photos with no warning: 2 (melds read exactly on them 1/2)" in report.describe()
