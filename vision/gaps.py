@@ -24,6 +24,13 @@ and 36 on no piece or another (other codes: 17 of 39 right). Without them: melds
 0.8636, 0.8605 -> 0.8614; the real fans framed as phone photos (`bench/framings.py`) 84 -> 74
 false cards, one right card fewer (F1 0.9554 -> 0.9571), the fans as taken and turned the same.
 (Without any gap filling: 124 / 324 / 429 melds, real fans upright 0.983 -> 0.971.)
+Measured again in session 43 with today's models: of the 25 melds that `dev_cards`' photos
+with no warning still lose, 6 lack a joker the detector missed (in the three looked at, a joker
+on top of its meld, its corner mark legible). Gap places read as a joker at least 0.8 surely
+(presence times face probability) taken, 21 of 170 such places on `dev_cards`, found one more
+true joker and 16 more false ones (joker precision / recall 0.821 / 0.860 -> 0.755 /
+0.866), and melds read exactly fell 524 -> 514 of 643 (`dev_decks` 397 -> 393 of 533); at 0.5,
+97 taken, 478 and 373 (`runs/gapjk.py`, gitignored). Still not taken.
 
 **Jokers with no mark in their corners** (session 35, :func:`unmarked_jokers`). Some decks
 print nothing in a joker's corners (Adrian Kennard's, held out from training: a jester in the
