@@ -65,12 +65,6 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="keep what the models read of each photo in DIR (by models and settings) and take "
         "it from there next time: a change to grouping or judging is then measured in seconds",
     )
-    p.add_argument(
-        "--lost",
-        action="store_true",
-        help="also list every true meld not read exactly: its photo, its pieces, what was read "
-        "on each (- where nothing was), why it was lost and whether the photo was warned of",
-    )
     p.add_argument("--json", action="store_true")
     p.add_argument("--models", type=Path, default=DEFAULT_MODELS, help=argparse.SUPPRESS)
     p.set_defaults(func=run_eval)
@@ -170,7 +164,7 @@ def run_eval(args: argparse.Namespace) -> int:
         scanner, args.src, args.kind, args.split, args.limit, args.turn, args.cache
     )
     if args.json:
-        print(json.dumps(report.to_json(lost=args.lost)))
+        print(json.dumps(report.to_json()))
     else:
-        print(report.describe(lost=args.lost))
+        print(report.describe())
     return EXIT_OK

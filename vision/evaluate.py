@@ -62,43 +62,9 @@ card joker precision `dev_decks` 0.492 -> 0.765, `dev_cards` 0.809 -> 0.821, `de
 exactly unchanged (they are matched by their codes)."""
 LOSSES = ("missed", "misread", "missed and misread", "grouped")
 """Why a true meld was not read exactly (see the module docstring), in this order."""
-NOTHING_READ = "-"
-"""What :class:`LostMeld` shows for a piece on which no scanned piece lies."""
 LOOSE_AREAS = ("hand", "discard", "rack", "loose")
 """Truth areas whose pieces are no meld: cards in a hand or the discard pile, tiles on a rack or
 lying loose. (A full tile set laid out in a grid is left out: its rows are valid runs.)"""
-
-
-@dataclass(frozen=True, slots=True)
-class LostMeld:
-    """A true meld not read exactly (``meldcam eval --lost``): what a developer looks at first
-    when the meld figures fall."""
-
-    photo: str
-    meld: tuple[str, ...]
-    """The true meld's codes, in its order."""
-    read: tuple[str, ...]
-    """Piece by piece, the codes of the scanned pieces that lie on it (``/`` between two),
-    :data:`NOTHING_READ` where none does."""
-    why: str
-    """One of :data:`LOSSES`."""
-    warned: bool
-    """Whether the scanner warned of the photo (:attr:`ScanResult.warned`)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "photo": self.photo,
-            "meld": list(self.meld),
-            "read": list(self.read),
-            "why": self.why,
-            "warned": self.warned,
-        }
-
-    def __str__(self) -> str:
-        warned = ", photo warned of" if self.warned else ""
-        return (
-            f"{self.photo}: {' '.join(self.meld)} read {' '.join(self.read)} ({self.why}{warned})"
-        )
 
 
 @dataclass
@@ -173,8 +139,6 @@ class Report:
     """Per card deck (:attr:`Truth.deck`, where the truth names one), its photos and melds: the
     decks read worst, and whether a new model reads a deck better, are seen there."""
     meld_losses: Counter[str] = field(default_factory=Counter)
-    lost: list[LostMeld] = field(default_factory=list)
-    """Every true meld not read exactly, photo by photo."""
     loose_found: Counter[str] = field(default_factory=Counter)
     loose_in_melds: Counter[str] = field(default_factory=Counter)
     points_photos: int = 0
@@ -235,9 +199,7 @@ class Report:
                     self.melds_found_unscored += 1
                 else:
                     self.melds_found += 1
-            lost = _lost_melds(truth, result, on, found)
-            self.meld_losses.update(meld.why for meld in lost)
-            self.lost += lost
+            self.meld_losses.update(_losses(truth, result, on, found))
             self.points_photos += 1
             scored = [m for m in result.melds if not _lies_on(m.pieces, beneath, unscored)]
             self.points_right += _points(scored) == self._true_points(truth.melds)
@@ -278,10 +240,9 @@ class Report:
             for c in sorted(codes)
         }
 
-    def to_json(self, lost: bool = False) -> dict[str, Any]:
-        """The figures; with ``lost``, every true meld not read exactly too (``lost_melds``)."""
+    def to_json(self) -> dict[str, Any]:
         p, r, f = self.overall
-        out = {
+        return {
             "kind": self.kind,
             "photos": self.photos,
             "precision": round(p, 4),
@@ -323,12 +284,8 @@ class Report:
             ),
             "ms_per_photo": round(float(np.mean(self.ms)), 1) if self.ms else None,
         }
-        if lost:
-            out["lost_melds"] = [meld.to_json() for meld in self.lost]
-        return out
 
-    def describe(self, lost: bool = False) -> str:
-        """The figures in words; with ``lost``, a line for every true meld not read exactly."""
+    def describe(self) -> str:
         p, r, f = self.overall
         lines = [f"{self.kind}: {self.photos} photos, precision {p:.3f} recall {r:.3f} F1 {f:.3f}"]
         if self.partly_seen:
@@ -408,9 +365,6 @@ class Report:
             )
         if self.ms:
             lines.append(f"{np.mean(self.ms):.0f} ms per photo")
-        if lost and self.lost:
-            lines.append(f"melds not read exactly ({len(self.lost)}), photo by photo:")
-            lines += [f"  {meld}" for meld in self.lost]
         return "\n".join(lines)
 
 
@@ -439,12 +393,11 @@ def _match_boxes(truth: Truth, result: ScanResult) -> list[tuple[str, str]]:
     return pairs
 
 
-def _lost_melds(
+def _losses(
     truth: Truth, result: ScanResult, on: dict[int, int], found: Container[tuple[str, ...]]
-) -> list[LostMeld]:
-    """Each true meld that ``found`` (the scanned melds' codes, both ways) lacks, with what was
-    read on its pieces and why it was lost; ``on`` maps a scanned piece to the true piece (uid)
-    under it."""
+) -> list[str]:
+    """Why each true meld that ``found`` (the scanned melds' codes, both ways) lacks was lost;
+    ``on`` maps a scanned piece to the true piece (uid) under it."""
     read: dict[int, set[str]] = {}  # uid -> the codes of the scanned pieces on it
     for j, uid in on.items():
         read.setdefault(uid, set()).add(result.pieces[j].code)
@@ -456,13 +409,11 @@ def _lost_melds(
         missed = any(u not in read for u in uids)
         misread = any(u in read and code[u] not in read[u] for u in uids)
         if missed and misread:
-            why = "missed and misread"
+            out.append("missed and misread")
         elif missed or misread:
-            why = "missed" if missed else "misread"
+            out.append("missed" if missed else "misread")
         else:
-            why = "grouped"
-        shown = tuple("/".join(sorted(read[u])) if u in read else NOTHING_READ for u in uids)
-        out.append(LostMeld(truth.image.name, codes, shown, why, result.warned))
+            out.append("grouped")
     return out
 
 

@@ -144,34 +144,6 @@ def test_a_lost_meld_is_put_down_to_what_lost_it() -> None:
     exact = Report("cards")
     exact.add(_truth(), _scan(["5H", "6H", "7H", "9C", "KD"], [[0, 1, 2]]))
     assert not exact.meld_losses and exact.to_json()["meld_losses"] == {}
-    assert exact.lost == [] and exact.to_json(lost=True)["lost_melds"] == []
-
-
-def test_each_lost_meld_is_listed_with_what_was_read_on_its_pieces() -> None:
-    """``meldcam eval --lost``: the photo, the true meld, piece by piece what lies on it (``-``
-    where nothing does, two readings joined by ``/``), why it was lost, and whether the photo
-    was warned of; kept out of the figures unless asked for."""
-    report = Report("cards")
-    report.add(_truth(), _scan(["5H", "7H", "9C", "KD"], [[0, 1]], at=[0, 2, 3, 4]))
-    grey = _scan(["5H", "6D", "6H", "7H", "9C", "KD"], [[0, 1, 3]], at=[0, 1, 1, 2, 3, 4])
-    report.add(_truth(), replace(grey, colour=0.0))  # black and white: warned of
-    assert [(m.read, m.why, m.warned) for m in report.lost] == [
-        (("5H", "-", "7H"), "missed", False),
-        (("5H", "6D/6H", "7H"), "grouped", True),
-    ]
-    assert report.lost[0].meld == ("5H", "6H", "7H") and report.lost[0].photo == "x.jpg"
-    assert "lost_melds" not in report.to_json()
-    assert report.to_json(lost=True)["lost_melds"][1] == {
-        "photo": "x.jpg",
-        "meld": ["5H", "6H", "7H"],
-        "read": ["5H", "6D/6H", "7H"],
-        "why": "grouped",
-        "warned": True,
-    }
-    text = report.describe(lost=True)
-    assert "x.jpg: 5H 6H 7H read 5H - 7H (missed)" in text
-    assert "x.jpg: 5H 6H 7H read 5H 6D/6H 7H (grouped, photo warned of)" in text
-    assert "read 5H - 7H" not in report.describe()
 
 
 def test_a_meld_read_on_a_true_meld_the_truth_leaves_unscored_is_left_out_of_precision() -> None:
@@ -457,24 +429,3 @@ def test_the_melds_of_each_deck_are_counted_apart() -> None:
     assert (
         "by deck" not in Report("cards").describe() and Report("cards").to_json()["by_deck"] == {}
     )
-
-
-def test_meldcam_eval_lists_the_lost_melds_only_when_asked(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``meldcam eval --lost`` (with ``--json`` or without) shows what the report lost."""
-    import json
-
-    import vision.evaluate
-    from web.cli import main
-
-    report = Report("cards")
-    report.add(_truth(), _scan(["5H", "7H", "9C", "KD"], [[0, 1]], at=[0, 2, 3, 4]))
-    monkeypatch.setattr(vision.evaluate, "evaluate_folder", lambda *args, **kwargs: report)
-    assert main(["eval", "--kind", "cards", "--lost", "--json", str(tmp_path)]) == 0
-    lost = json.loads(capsys.readouterr().out)["lost_melds"]
-    assert [(m["read"], m["why"]) for m in lost] == [(["5H", "-", "7H"], "missed")]
-    assert main(["eval", "--kind", "cards", "--lost", str(tmp_path)]) == 0
-    assert "x.jpg: 5H 6H 7H read 5H - 7H (missed)" in capsys.readouterr().out
-    assert main(["eval", "--kind", "cards", str(tmp_path)]) == 0
-    assert "read 5H - 7H" not in capsys.readouterr().out
