@@ -8,6 +8,7 @@ run costs seconds::
 
     python bench/losses.py data/chk_tiles --kind tiles --split all --cache runs/readings
     python bench/losses.py data/syn_cards3 --kind cards --only grouped --cache runs/readings
+    python bench/losses.py data/dev_cards --kind cards --split all --unwarned --cache data/cache
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--split", default="val")
     p.add_argument("--cache", type=Path, default=ROOT / "runs" / "readings")
     p.add_argument("--only", choices=LOSSES, default=None, help="list only melds lost so")
+    p.add_argument(
+        "--unwarned",
+        action="store_true",
+        help="only the photos the scanner gives no warning about (not shaken, afar, coarse nor "
+        "black and white): what a player who takes the warned ones again still loses",
+    )
     p.add_argument("--models", type=Path, default=ROOT / "models")
     args = p.parse_args(argv)
 
@@ -44,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         if not truth.melds:
             continue
         result = cache.read(truth.image, truth.image, args.kind).assemble(path=str(truth.image))
+        if args.unwarned and result.warned:
+            continue
         on = _match_uids(truth, result)
         found: dict[tuple[str, ...], str | None] = {}
         for meld in result.melds:
