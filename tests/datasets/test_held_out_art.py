@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -30,15 +29,6 @@ from datasets.tiles import (
 )
 
 needs_rsvg = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
-
-
-@pytest.fixture
-def own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A face cache of the test's own (decks rendered into it, never into the user's)."""
-    monkeypatch.setenv("MELDCAM_CACHE", str(tmp_path / "cache"))
-    load_deck.cache_clear()
-    yield card_art.cache_dir()
-    load_deck.cache_clear()
 
 
 def test_the_held_out_decks_are_never_a_training_deck() -> None:

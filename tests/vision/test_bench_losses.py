@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from datasets.card_art import load_deck
 from vision.evaluate import evaluate_folder
 from web.cli import main as meldcam
 
@@ -26,17 +25,14 @@ def _totals(out: str) -> tuple[int, int]:
 @pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
 def test_the_listed_losses_are_the_reports_and_unwarned_keeps_the_unflagged_photos(
     scanner,  # type: ignore[no-untyped-def]
+    own_cache: Path,  # the held-out decks rendered there, never into the user's face cache
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("MELDCAM_CACHE", str(tmp_path / "faces"))  # decks rendered here only
-    load_deck.cache_clear()
     src, cache = tmp_path / "tables", tmp_path / "readings"
     # small tables of the held-out decks: the scanner warns of some photos, not all (asserted below)
     synth = ["synth", "--kind", "cards", "--art", "held-out", "--count", "6", "--size", "480"]
     assert meldcam([*synth, "--workers", "1", "--out", str(src)]) == 0
-    load_deck.cache_clear()
     capsys.readouterr()
     spec = importlib.util.spec_from_file_location("bench_losses", BENCH)
     assert spec and spec.loader
