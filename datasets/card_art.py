@@ -25,10 +25,11 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
@@ -251,15 +252,21 @@ def load_deck(source: DeckSource) -> CardDeck | None:
 def _deck_from(key: str, atlas: np.ndarray, meta: dict[str, object]) -> CardDeck:
     h = atlas.shape[0] // 5
     w = atlas.shape[1] // 13
-    index_box: Box = tuple(meta["index_box"])  # type: ignore[assignment]
+    index_box = _box(meta["index_box"])
     return CardDeck(
         key,
         atlas,
         (w, h),
         index_box,
-        joker_label_box(tuple(meta["joker_box"]), index_box),  # type: ignore[arg-type]
+        joker_label_box(_box(meta["joker_box"]), index_box),
         bool(meta["has_jokers"]),
     )
+
+
+def _box(value: object) -> Box:
+    """A box as a deck's measures (JSON) keep it: four numbers."""
+    x0, y0, x1, y1 = (float(v) for v in cast(Sequence[float], value))
+    return (x0, y0, x1, y1)
 
 
 def joker_label_box(mark: Box, index_box: Box) -> Box:
