@@ -273,7 +273,7 @@ def joker_label_box(mark: Box, index_box: Box) -> Box:
     """The part of a joker's corner mark (``mark``, as measured: :func:`_measure`) that is
     labelled: its top, no taller than the deck's corner index.
 
-    Many decks print "JOKER" down the corner as a strip two to three times an index's height
+    Many decks print "JOKER" down the corner as a strip over twice an index's height
     (`ornamental`, `svg-nicu-white`, `atlasnye`, `tango`, the drawn decks), and two decks' marks
     were measured reaching into the joker's picture (`orell`, `responsive`). In a meld the next
     card covers all of a card but the top of its corner, so a label as tall as the strip was

@@ -26,7 +26,7 @@ def test_a_mark_no_taller_than_the_index_is_labelled_whole() -> None:
 
 @pytest.fixture(scope="module")
 def strip_deck() -> DeckSource:
-    """A deck whose jokers print "JOKER" down the corner (three times an index's height)."""
+    """A deck whose jokers print "JOKER" down the corner (over twice an index's height)."""
     found = [d for d in available_decks() if d.key == "gnome/ornamental"]
     if not found or load_deck(found[0]) is None:
         pytest.skip("gnome-cards-data's ornamental deck is not installed")
