@@ -92,23 +92,29 @@ DARK_BLUR = 0.8
 Gaussian of this sigma, in pixels of the detector's input."""
 
 
-def exposure(image: np.ndarray, white: float = EXPOSE_WHITE) -> float:
+def exposure(
+    image: np.ndarray, white: float = EXPOSE_WHITE, luma: np.ndarray | None = None
+) -> float:
     """The gain that would bring the photo's whites (its brightest spot, by luma, seen
-    ``EXPOSE_SIDE`` px long) to ``white``; 1 for a photo whose whites already read that."""
-    return max(1.0, white / max(float(_small_luma(image).max()), 1.0))
+    ``EXPOSE_SIDE`` px long: ``luma``, :func:`small_luma` of ``image`` when the caller has it)
+    to ``white``; 1 for a photo whose whites already read that."""
+    luma = small_luma(image) if luma is None else luma
+    return max(1.0, white / max(float(luma.max()), 1.0))
 
 
-def expose(image: np.ndarray, white: float = EXPOSE_WHITE) -> tuple[np.ndarray, float]:
+def expose(
+    image: np.ndarray, white: float = EXPOSE_WHITE, luma: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
     """``image`` (H, W, 3) uint8 RGB brightened so its whites read ``white`` (by
     ``EXPOSE_MAX`` at most), and the gain; the same array and 1.0 when that takes
-    ``EXPOSE_MIN`` or less.
+    ``EXPOSE_MIN`` or less. ``luma``: :func:`small_luma` of ``image``, where the caller has it.
 
     Session 18, `bench/conditions.py`: the real photos darkened (x0.35 with the sensor's noise)
     read card / tile F1 0.752 / 0.939 as they are; brightened for both models, tiles 0.835
     (session 17: the raised noise lost the detector its pieces); brightened, the detector
     reading it smoothed (:func:`for_detector`), 0.971 / 0.995; a fifth of the light 0.065 /
     0.254 -> 0.971 / 0.997."""
-    gain = exposure(image, white)
+    gain = exposure(image, white, luma)
     if gain <= EXPOSE_MIN:
         return image, 1.0
     import cv2
@@ -185,25 +191,31 @@ SHADE_MAX = 3.0
 """No place is brightened more than this."""
 
 
-def shade_gains(image: np.ndarray, reach: float = SHADE_REACH) -> np.ndarray:
+def shade_gains(
+    image: np.ndarray, reach: float = SHADE_REACH, luma: np.ndarray | None = None
+) -> np.ndarray:
     """Per pixel of the photo seen ``EXPOSE_SIDE`` px long, the gain that would bring the white
     of the pieces around it (the brightest luma within ``reach`` of the long side, smoothed) to
-    within ``SHADE_ROOM`` of the photo's whites; 1 where it is within that already."""
+    within ``SHADE_ROOM`` of the photo's whites; 1 where it is within that already. ``luma``:
+    :func:`small_luma` of ``image``, where the caller has it."""
     import cv2
 
-    luma = _small_luma(image)
+    luma = small_luma(image) if luma is None else luma
     k = max(3, round(reach * max(luma.shape)) | 1)
     around = cv2.GaussianBlur(cv2.dilate(luma, np.ones((k, k), np.uint8)), (0, 0), k / 2)
     gain = float(luma.max()) / SHADE_ROOM / np.maximum(around, 1.0)
     return np.clip(gain, 1.0, SHADE_MAX)
 
 
-def even_out(image: np.ndarray, reach: float = SHADE_REACH) -> tuple[np.ndarray, float]:
+def even_out(
+    image: np.ndarray, reach: float = SHADE_REACH, luma: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
     """``image`` with the places in shadow brightened (:func:`shade_gains`), and the largest
-    gain; the same array and 1.0 where no place is in shadow."""
+    gain; the same array and 1.0 where no place is in shadow. ``luma``: :func:`small_luma` of
+    ``image``, where the caller has it."""
     import cv2
 
-    gains = shade_gains(image, reach)
+    gains = shade_gains(image, reach, luma)
     top = float(gains.max())
     if top <= 1.0:
         return image, 1.0
@@ -217,9 +229,12 @@ def even_out(image: np.ndarray, reach: float = SHADE_REACH) -> tuple[np.ndarray,
     return out, top
 
 
-def _small_luma(image: np.ndarray) -> np.ndarray:
+def small_luma(image: np.ndarray) -> np.ndarray:
     """The luma (H, W float32) of the photo seen ``EXPOSE_SIDE`` px long (by area), or of the
-    photo as it is when smaller."""
+    photo as it is when smaller: what :func:`even_out` and :func:`expose` read a photo's whites
+    on. Shrinking a 12 MP photo's half-size decode to it costs about 10 ms (session 44, 2 cores:
+    more than shrinking it to 640 px), so the scanner takes it once for both where the shadow
+    step leaves the photo as it was."""
     import cv2
 
     h, w = image.shape[:2]

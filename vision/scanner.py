@@ -36,7 +36,7 @@ from vision.errors import (
 )
 from vision.facing import facing
 from vision.gaps import blank_jokers, fill_gaps
-from vision.light import balance, even_out, expose, for_detector, noise_level
+from vision.light import balance, even_out, expose, for_detector, noise_level, small_luma
 from vision.photo import PhotoInput, read_photo
 from vision.quality import (
     MIN_SMEAR,
@@ -284,11 +284,16 @@ class Scanner:
         image = photo_data.pixels
         if self.config.balance_cast > 0:
             image = balance(image, self.config.balance_cast)
+        luma = None  # the photo's whites, read once for both light steps where they agree
         if self.config.shade_reach > 0:
-            image, _ = even_out(image, self.config.shade_reach)
+            luma = small_luma(image)
+            evened, _ = even_out(image, self.config.shade_reach, luma)
+            if evened is not image:
+                luma = None  # places brightened: the whites are read again
+            image = evened
         seen = image  # what the detector reads
         if self.config.expose_white > 0:
-            image, gain = expose(image, self.config.expose_white)
+            image, gain = expose(image, self.config.expose_white, luma)
             if gain > 1 and self.config.dark_blur > 0:
                 seen = for_detector(image, self.detector.imgsz, self.config.dark_blur)
         if (

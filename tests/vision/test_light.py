@@ -19,6 +19,7 @@ from vision.light import (
     exposure,
     for_detector,
     noise_level,
+    small_luma,
 )
 
 
@@ -175,3 +176,22 @@ def test_no_real_photo_as_taken_is_grainy_enough_to_be_read_smoothed(real) -> No
     levels = [noise_level(load_photo(p), 640) for p in sorted(real.rglob("*.jpg"))]
     assert len(levels) > 500
     assert max(levels) < NOISE_FLOOR - 1.0, max(levels)
+
+
+def test_the_whites_read_once_for_both_light_steps_read_as_each_reads_them() -> None:
+    # the scanner reads the photo's small luma once and hands it to both steps (session 44)
+    for image in (_shadowed(0.4), (_table((230, 226, 222)) * 0.3).astype(np.uint8)):
+        luma = small_luma(image)
+        evened, top = even_out(image, luma=luma)
+        assert top == even_out(image)[1] and np.array_equal(evened, even_out(image)[0])
+        assert exposure(image, luma=luma) == exposure(image)
+        out, gain = expose(image, luma=luma)
+        assert gain == expose(image)[1] and np.array_equal(out, expose(image)[0])
+
+
+def test_the_whites_handed_over_are_the_ones_read() -> None:
+    # a bright photo handed the whites of one a third as bright is brightened by them
+    image = _table((235, 235, 235))
+    dim = small_luma((image * 0.3).astype(np.uint8))
+    assert exposure(image) == 1.0
+    assert exposure(image, luma=dim) == pytest.approx(EXPOSE_WHITE / float(dim.max()))
