@@ -284,7 +284,7 @@ class Scanner:
         image = photo_data.pixels
         if self.config.balance_cast > 0:
             image = balance(image, self.config.balance_cast)
-        luma = None  # the photo's whites, read once for both light steps where they agree
+        luma = None  # the photo's whites: read once for both light steps while it stays as it was
         if self.config.shade_reach > 0:
             luma = small_luma(image)
             evened, _ = even_out(image, self.config.shade_reach, luma)
