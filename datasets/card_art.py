@@ -124,7 +124,8 @@ class CardDeck:
     cell: tuple[int, int]  # (width, height) of one face
     index_box: Box
     joker_box: Box
-    """The region labelled on a joker's corner (:func:`joker_label_box`)."""
+    """A joker's corner mark as measured (:func:`_measure`); what is labelled of it:
+    :func:`joker_label_box`."""
     has_jokers: bool
 
     def face(self, row: int, col: int) -> np.ndarray:
@@ -252,13 +253,12 @@ def load_deck(source: DeckSource) -> CardDeck | None:
 def _deck_from(key: str, atlas: np.ndarray, meta: dict[str, object]) -> CardDeck:
     h = atlas.shape[0] // 5
     w = atlas.shape[1] // 13
-    index_box = _box(meta["index_box"])
     return CardDeck(
         key,
         atlas,
         (w, h),
-        index_box,
-        joker_label_box(_box(meta["joker_box"]), index_box),
+        _box(meta["index_box"]),
+        _box(meta["joker_box"]),
         bool(meta["has_jokers"]),
     )
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from datasets.card_art import ATLAS_ROW, BACK_CELL, FACE_H, JOKER_CELLS, CardDeck, joker_label_box
+from datasets.card_art import ATLAS_ROW, BACK_CELL, FACE_H, JOKER_CELLS, CardDeck
 from datasets.fonts import PIP_FONT, font, index_fonts
 from scorer.pieces import Rank, Suit
 from vision.classes import RANKS, SUITS
@@ -104,9 +104,7 @@ def drawn_deck(style: int) -> CardDeck:
         float(jb[:, 2].max()),
         float(jb[:, 3].max()),
     )
-    return CardDeck(
-        f"drawn/{style}", atlas, (w, h), index_box, joker_label_box(joker_box, index_box), True
-    )
+    return CardDeck(f"drawn/{style}", atlas, (w, h), index_box, joker_box, True)
 
 
 def _rounded_mask(w: int, h: int, radius: int) -> np.ndarray:

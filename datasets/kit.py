@@ -8,7 +8,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.card_art import ATLAS_ROW, BACK_CELL, JOKER_CELLS, CardDeck
+from datasets.card_art import ATLAS_ROW, BACK_CELL, JOKER_CELLS, CardDeck, joker_label_box
 from datasets.compose import Box, Placement, place_matrix
 from datasets.tiles import TileSet, tile_thickness
 from vision.classes import RANKS, Face, PieceKind
@@ -60,7 +60,13 @@ class CardKit:
         return self._cell(*BACK_CELL)
 
     def regions(self, face: Face) -> tuple[tuple[str, Box], ...]:
-        box = (self.jokers or self.deck).joker_box if face.is_joker else self.deck.index_box
+        """The regions labelled on ``face``: its top-left corner index and the bottom-right one
+        (a joker's mark by its top, as tall as its own deck's index: :func:`joker_label_box`)."""
+        if face.is_joker:
+            lender = self.jokers or self.deck
+            box = joker_label_box(lender.joker_box, lender.index_box)
+        else:
+            box = self.deck.index_box
         return (("tl", box), ("br", _flip_box(box)))
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from datasets.card_art import DeckSource, available_decks, joker_label_box, load_deck
+from datasets.kit import CardKit
 from datasets.scene import SceneKind, render_scene
+from vision.classes import Face, PieceKind
 
 INDEX = (0.02, 0.01, 0.14, 0.20)
 
@@ -37,8 +39,10 @@ def test_the_decks_joker_label_is_no_taller_than_its_index(strip_deck: DeckSourc
     deck = load_deck(strip_deck)
     assert deck is not None and deck.has_jokers
     index_h = deck.index_box[3] - deck.index_box[1]
-    assert deck.joker_box[3] - deck.joker_box[1] <= index_h + 1e-9
-    assert deck.joker_box[1] < deck.index_box[1] + index_h / 2  # the mark's top, not its foot
+    assert deck.joker_box[3] - deck.joker_box[1] > 2 * index_h  # the strip, as measured
+    label = dict(CardKit(deck, 300).regions(Face.parse("JK", PieceKind.CARD)))["tl"]
+    assert label[3] - label[1] <= index_h + 1e-9
+    assert label[1] < deck.index_box[1] + index_h / 2  # the mark's top, not its foot
 
 
 def _labelled_share(scenes: list[dict], joker: bool) -> tuple[int, float]:
