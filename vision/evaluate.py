@@ -490,7 +490,8 @@ class ReadingCache:
     that a change to grouping, repair or judging is measured on a whole set in seconds instead
     of the minutes its detection and recognition take. The readings lie in a folder named by
     the scanner's fingerprint (its models' bytes, settings and reading code): a reading of
-    other models, settings or code is never taken for this one's. One thing is not told
+    other models, settings or code is never taken for this one's, and each reading by its
+    photo's path and bytes: a photo made again in its place is read again. One thing is not told
     apart: gap filling (:mod:`vision.gaps`) groups the corners it reads to find where corners
     are missing, so a change to grouping is measured on the corners the old grouping made it
     look for; a whole run without the cache measures both."""
@@ -502,8 +503,12 @@ class ReadingCache:
         self.folder = root / scanner.fingerprint
 
     def _file(self, photo: Path, kind: str, turns: int) -> Path:
-        name = hashlib.sha256(f"{photo.resolve()}|{kind}|{turns % 4}".encode()).hexdigest()[:12]
-        return self.folder / f"{photo.stem}-{name}.npz"
+        """Where ``photo``'s reading is kept: named by its path and its bytes, so a set made
+        again in the same folder is read again where its photos changed (until session 45 by
+        the path alone, and a photo made anew was given the old one's reading)."""
+        content = hashlib.sha256(photo.read_bytes()).hexdigest()
+        key = f"{photo.resolve()}|{content}|{kind}|{turns % 4}"
+        return self.folder / f"{photo.stem}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
 
     def read(self, photo: Path, pixels: Path | np.ndarray, kind: str, turns: int = 0) -> Reading:
         """The reading of ``photo`` (scanned as ``pixels``: the path itself or its pixels

@@ -674,6 +674,19 @@ def test_eval_from_cached_readings_reports_what_the_models_read(
     assert plain == first == again and not calls
     assert plain["f1"] > 0.9
     monkeypatch.undo()
+    # a photo made anew at the same path is read anew, not given the old one's reading
+    image = next((tmp_path / "fans" / "images").rglob("*.jpg"))
+    pixels = image.read_bytes()
+    image.unlink()  # import_real linked it: the real photo stays as it is
+    image.write_bytes(pixels)
+    read = scanner.read
+    monkeypatch.setattr(scanner, "read", lambda *a, **k: calls.append(a) or read(*a, **k))
+    evaluate_folder(scanner, tmp_path / "fans", "cards", "all", cache=cache)
+    assert [Path(c[0]).name for c in calls] == [image.name]  # no longer a link: another path
+    image.write_bytes(pixels + b"\0")  # other bytes (after the picture's end), the same picture
+    anew = figures(evaluate_folder(scanner, tmp_path / "fans", "cards", "all", cache=cache))
+    assert [Path(c[0]).name for c in calls] == [image.name] * 2 and anew == plain
+    monkeypatch.undo()
     other = Scanner.load(Path(__file__).resolve().parents[2] / "models", gap_floor=0)
     assert other.fingerprint != scanner.fingerprint
     fresh = Scanner(scanner.detector, scanner.classifier, replace(scanner.config))
