@@ -39,6 +39,11 @@ from vision.classes import RANKS, SUITS
 
 FACE_H = 300
 CACHE_VERSION = 5
+MEASURE_VERSION = 2
+"""How the measures in a deck's JSON were taken (:func:`_measure`); measures of another version
+are taken again from the cached atlas, which stays as rendered. 2 (session 45): the index is
+searched down to half the card, so an index whose suit pip sits below its rank (`ornamental`,
+`tango`, `svg-nicu-white`) holds the pip (version 1 stopped at 0.36 and held the rank alone)."""
 KDE_RENDER_H = 2 * FACE_H  # a KDE face's height as rendered, before it is cut and resized
 GNOME_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
@@ -222,9 +227,13 @@ def load_deck(source: DeckSource) -> CardDeck | None:
     """The deck's faces, rendered on first use and cached on disk; None if it is unusable."""
     folder = cache_dir() / f"v{CACHE_VERSION}"
     raw, meta_path = folder / f"{source.stem}.npy", folder / f"{source.stem}.json"
-    if _cached_only(source):
+    if _cached_only(source):  # carried here without the decks: measured again in memory
         cached = json.loads(meta_path.read_text())
-        return _deck_from(source.key, np.load(raw, mmap_mode="r"), cached) if cached["ok"] else None
+        if not cached["ok"]:
+            return None
+        atlas = np.load(raw, mmap_mode="r")
+        cached = _remeasured(cached, atlas)
+        return _deck_from(source.key, atlas, cached) if cached["ok"] else None
     stamp = _stamp(source.path)
     if meta_path.exists():
         meta = json.loads(meta_path.read_text())
@@ -233,13 +242,18 @@ def load_deck(source: DeckSource) -> CardDeck | None:
                 return None
             try:
                 # memory-mapped: a scene reads only the faces it uses
-                return _deck_from(source.key, np.load(raw, mmap_mode="r"), meta)
+                atlas = np.load(raw, mmap_mode="r")
             except (OSError, ValueError):
                 pass
+            else:
+                if meta.get("measure") != MEASURE_VERSION:
+                    meta = _remeasured(meta, atlas)
+                    _atomic_write(meta_path, lambda p: p.write_text(json.dumps(meta)))
+                return _deck_from(source.key, atlas, meta) if meta["ok"] else None
     folder.mkdir(parents=True, exist_ok=True)
     render = {"gnome": _render_gnome, "held-out": _render_folder}.get(source.family, _render_kde)
     atlas_or_none = render(source)
-    meta = {"stamp": stamp, "ok": atlas_or_none is not None}
+    meta = {"stamp": stamp, "ok": atlas_or_none is not None, "measure": MEASURE_VERSION}
     if atlas_or_none is not None:
         meta.update(_measure(atlas_or_none))
         if not meta["ok"]:
@@ -248,6 +262,14 @@ def load_deck(source: DeckSource) -> CardDeck | None:
         _atomic_write(raw, lambda p: np.save(p, atlas_or_none))
     _atomic_write(meta_path, lambda p: p.write_text(json.dumps(meta)))
     return _deck_from(source.key, atlas_or_none, meta) if atlas_or_none is not None else None
+
+
+def _remeasured(meta: dict[str, object], atlas: np.ndarray) -> dict[str, object]:
+    """``meta`` with the measures of :data:`MEASURE_VERSION`, taken again from ``atlas`` where
+    it holds another version's."""
+    if meta.get("measure") == MEASURE_VERSION:
+        return meta
+    return {**meta, **_measure(np.asarray(atlas)), "measure": MEASURE_VERSION}
 
 
 def _deck_from(key: str, atlas: np.ndarray, meta: dict[str, object]) -> CardDeck:
@@ -274,7 +296,8 @@ def joker_label_box(mark: Box, index_box: Box) -> Box:
     labelled: its top, no taller than the deck's corner index.
 
     Many decks print "JOKER" down the corner as a strip over twice an index's height
-    (`ornamental`, `svg-nicu-white`, `atlasnye`, `tango`, the drawn decks), and two decks' marks
+    (`atlasnye`, the drawn decks; `ornamental`, `svg-nicu-white` and `tango` too against their
+    index as measured before session 45, which held the rank without its pip), and two decks' marks
     were measured reaching into the joker's picture (`orell`, `responsive`). In a meld the next
     card covers all of a card but the top of its corner, so a label as tall as the strip was
     mostly covered there, and a label less than :data:`datasets.scene.READABLE_FRACTION`
@@ -476,12 +499,16 @@ def _assemble(faces: dict[tuple[int, int], np.ndarray]) -> np.ndarray | None:
 
 
 def find_index_box(
-    face: np.ndarray, window: tuple[float, float] = (0.27, 0.36)
+    face: np.ndarray, window: tuple[float, float] = (0.27, 0.5)
 ) -> tuple[float, float, float, float] | None:
     """The normalised box (x0, y0, x1, y1) of the ink in a face's top-left corner.
 
     Ink is what differs from the card's paper colour; only connected blobs lying wholly inside
-    the corner window count, which drops the card's outline, frames and the big pips.
+    the corner window (shares of the face's width and height) count, which drops the card's
+    outline, frames and the big pips. The window reaches half way down the card: `ornamental`,
+    `tango` and `svg-nicu-white` print the suit pip under the rank down to 0.38-0.44 of the
+    card, and an index without its pip tells the rank alone (session 45; until then the window
+    stopped at 0.36).
     """
     h, w = face.shape[:2]
     paper = np.median(
@@ -531,7 +558,7 @@ def _measure(atlas: np.ndarray) -> dict[str, object]:
     x1, y1 = np.percentile(arr[:, 2], 90), np.percentile(arr[:, 3], 90)
     pad_x, pad_y = 0.012, 0.01
     index_box = (max(0.0, x0 - pad_x), max(0.0, y0 - pad_y), x1 + pad_x, y1 + pad_y)
-    ok = 0.04 < index_box[2] - index_box[0] < 0.27 and 0.08 < index_box[3] - index_box[1] < 0.36
+    ok = 0.04 < index_box[2] - index_box[0] < 0.27 and 0.08 < index_box[3] - index_box[1] < 0.45
     has_jokers = all(cell(*jc)[:, :, 3].mean() > 100 for jc in JOKER_CELLS)
     joker_box = index_box
     if has_jokers:

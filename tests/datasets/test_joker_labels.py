@@ -29,9 +29,9 @@ def test_a_mark_no_taller_than_the_index_is_labelled_whole() -> None:
 @pytest.fixture(scope="module")
 def strip_deck() -> DeckSource:
     """A deck whose jokers print "JOKER" down the corner (over twice an index's height)."""
-    found = [d for d in available_decks() if d.key == "gnome/ornamental"]
+    found = [d for d in available_decks() if d.key == "gnome/atlasnye"]
     if not found or load_deck(found[0]) is None:
-        pytest.skip("gnome-cards-data's ornamental deck is not installed")
+        pytest.skip("gnome-cards-data's atlasnye deck is not installed")
     return found[0]
 
 
@@ -58,7 +58,6 @@ def _labelled_share(scenes: list[dict], joker: bool) -> tuple[int, float]:
 def test_jokers_in_melds_are_labelled_about_as_often_as_the_other_cards(
     strip_deck: DeckSource,
 ) -> None:
-    # ornamental's whole strip: a third of its jokers in melds were labelled (session 44)
     truths = [
         render_scene(seed, SceneKind.CARDS, (800, 600), (strip_deck,), drawn=0.0).truth
         for seed in range(24)

@@ -74,6 +74,7 @@ def test_without_the_decks_the_atlases_in_the_cache_are_read(
     np.save(folder / "gnome-paris.npy", atlas)
     box = [0.05, 0.05, 0.2, 0.2]
     meta = {"stamp": "4:1:1", "ok": True, "index_box": box, "joker_box": box, "has_jokers": True}
+    meta["measure"] = card_art.MEASURE_VERSION  # as measured here (a blank atlas measures nothing)
     (folder / "gnome-paris.json").write_text(json.dumps(meta))
     (folder / "kde-svg-oxygen.json").write_text(json.dumps({"stamp": "4:1:1", "ok": False}))
     (folder / "kde-svg-konqi-modern.json").write_text(json.dumps(meta))  # a skipped deck
