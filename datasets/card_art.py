@@ -246,10 +246,10 @@ def load_deck(source: DeckSource) -> CardDeck | None:
             except (OSError, ValueError):
                 pass
             else:
-                if meta.get("measure") != MEASURE_VERSION:
-                    meta = _remeasured(meta, atlas)
-                    _atomic_write(meta_path, lambda p: p.write_text(json.dumps(meta)))
-                return _deck_from(source.key, atlas, meta) if meta["ok"] else None
+                fresh = _remeasured(meta, atlas)
+                if fresh is not meta:  # measured by an older version: kept as measured now
+                    _atomic_write(meta_path, lambda p: p.write_text(json.dumps(fresh)))
+                return _deck_from(source.key, atlas, fresh) if fresh["ok"] else None
     folder.mkdir(parents=True, exist_ok=True)
     render = {"gnome": _render_gnome, "held-out": _render_folder}.get(source.family, _render_kde)
     atlas_or_none = render(source)
