@@ -1,0 +1,91 @@
+"""Classifier checkpoints compared crop by crop (vision.train.compare)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classes import PIECES
+from vision.crops import CROP_SIZE
+from vision.recogniser import CARD_MASK
+from vision.train.compare import pair, read_as, sign_test, suit_of
+
+
+def test_the_sign_test_gives_the_exact_binomial_tail_both_ways() -> None:
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(5, 5) == 1.0  # an even split is no evidence either way
+    assert sign_test(0, 10) == pytest.approx(2 / 2**10)
+    assert sign_test(10, 0) == sign_test(0, 10)
+    # 2 of 12 the other way: P(X <= 2) = (1 + 12 + 66) / 4096, both tails
+    assert sign_test(2, 10) == pytest.approx(2 * 79 / 4096)
+    # session 46's run on dev_decks: 69 gained, 115 lost
+    assert sign_test(69, 115) < 0.001 < sign_test(80, 100)
+
+
+def test_pairing_counts_what_each_net_alone_reads_right() -> None:
+    truth = ["7H", "7H", "QS", "QC", "JK-card", "2D"]
+    served = ["7H", "7D", "QS", "QS", "JK-card", "2H"]
+    candidate = ["7H", "7H", "QC", "QC", "NAP", "2S"]
+    p = pair(truth, served, candidate)
+    assert (p.crops, p.served_right, p.right) == (6, 3, 3)
+    assert p.gained == [("7H", "7D"), ("QC", "QS")]  # with what the served net had read
+    assert p.lost == [("QS", "QC"), ("JK-card", "NAP")]  # with what the candidate reads
+    text = p.describe()
+    assert "0.5000 -> 0.5000 of 6 crops: +2 -2" in text
+    assert "S as C 1" in text and "JK as NAP 1" in text and "C as S 1" in text
+
+
+def test_readings_of_unequal_lengths_are_refused() -> None:
+    with pytest.raises(ValueError, match="3 truths, 2 served"):
+        pair(["7H"] * 3, ["7H"] * 2, ["7H"] * 3)
+
+
+def test_a_crop_is_read_as_not_a_piece_over_the_drop_threshold_only() -> None:
+    faces = np.zeros((3, 53), np.float32)
+    faces[:, 5] = 1.0
+    named = PIECES.class_name(5)
+    assert read_as(faces, np.array([0.2, 0.5, 0.51]), 0.5) == [named, named, "NAP"]
+
+
+def test_suits_of_faces_jokers_and_no_piece() -> None:
+    assert [suit_of(c) for c in ("10C", "AS", "QH", "2D", "JK-card", "NAP")] == [
+        "C", "S", "H", "D", "JK", "NAP",
+    ]  # fmt: skip
+
+
+def test_a_checkpoint_compared_with_itself_gains_and_loses_nothing(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from vision.train.classifier import build_net
+    from vision.train.compare import readings
+
+    torch.manual_seed(0)
+    net = build_net()
+    checkpoint = tmp_path / "net.pt"
+    torch.save({"net": net.state_dict()}, checkpoint)
+    rng = np.random.default_rng(0)
+    crops = rng.integers(0, 255, (20, CROP_SIZE, CROP_SIZE, 3)).astype(np.uint8)
+    is_tile = np.arange(20) % 2 == 0
+    first = readings(checkpoint, crops, is_tile)
+    assert len(first) == 20
+    cards = {PIECES.class_name(int(i)) for i in np.flatnonzero(CARD_MASK)}
+    tiles = {PIECES.class_name(int(i)) for i in np.flatnonzero(~CARD_MASK)}
+    for read, tile in zip(first, is_tile, strict=True):  # each crop read within its own kind
+        assert read == "NAP" or read in (tiles if tile else cards), (read, tile)
+    p = pair(first, first, readings(checkpoint, crops, is_tile))
+    assert (p.gained, p.lost, p.p_value) == ([], [], 1.0)
+    assert math.isclose(p.right / p.crops, p.served_right / p.crops)
+
+
+def test_a_set_with_no_labelled_photos_is_named_in_the_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vision.train import pipeline
+    from vision.train.compare import true_crops
+
+    (tmp_path / "dev_nothing" / "images").mkdir(parents=True)
+    monkeypatch.setattr(pipeline, "DATA", tmp_path)
+    with pytest.raises(FileNotFoundError, match="dev_nothing"):
+        true_crops("dev_nothing")

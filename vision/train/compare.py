@@ -1,0 +1,207 @@
+"""Classifier checkpoints compared crop by crop on the true boxes of labelled sets.
+
+``python -m vision.train.compare CHECKPOINT... [--set dev_decks --set dev_cards]`` reads every
+labelled box of each set (both splits; cut once into the crop folder, as training cuts its
+sets) with the served net (``models/classifier.pt``) and with each checkpoint, one view at the
+served margin, and prints per set: the share read right, how many crops the checkpoint gets
+right that the served net got wrong and the reverse, the two-sided sign test on those two counts
+(McNemar's exact test), and what the lost and the gained crops were read as; then the same for
+the "not a piece" crops mined from `syn_cards` val (:data:`NEGATIVES`), where right is "not a
+piece".
+
+Why: whether a fine-tuned net is kept is decided on the whole scanner (melds read exactly), but
+a set of 500-700 melds moves by 5-9 melds from a small change of weights; the scanner's rules
+repair mend many misreads. Paired on 6,000 crops the same change is seen plainly. Session 47:
+three runs that taught the three pip decks had read `dev_decks` (the decks no model trains on)
+2-9 melds worse, which session 46 had taken for that set's noise; crop by crop they read 46-82
+of its 5,851 corners worse (p < 0.001 each), 33-34 of the lost corners clubs read as spades
+against 7-8 the other way, and the held-out decks' jokers called "not a piece"
+(`models/classifier.md`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.classes import PIECES
+from vision.detections import NUM_FACES
+from vision.recogniser import CARD_MASK, DROP, NOT_A_PIECE, piece_probabilities
+
+SETS = ("dev_decks", "dev_cards")
+"""The development card sets compared by default: the decks no model trains on, and the tables
+dealt from the decks models train on; no model trains on either set."""
+NEGATIVES = ("syn_cards", "val")
+"""The "not a piece" crops compared as well (mined by ``make train`` with the served detector):
+a net can read more true corners right and keep more false pieces, which true boxes alone
+never show (session 47: a checkpoint 25 corners up on `dev_decks` read 16 of its melds fewer,
+its "not a piece" on these crops 0.82 -> 0.72)."""
+
+
+def sign_test(gained: int, lost: int) -> float:
+    """Two-sided exact sign test: the chance of a split of ``gained + lost`` discordant crops at
+    least this uneven if either net were as likely to be the right one."""
+    n = gained + lost
+    if n == 0:
+        return 1.0
+    k = min(gained, lost)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / float(2**n)
+    return min(1.0, 2 * tail)
+
+
+def read_as(faces: np.ndarray, none: np.ndarray, drop: float) -> list[str]:
+    """What each crop was read as: its likeliest face's class name, or ``NAP`` where "not a
+    piece" is over ``drop``."""
+    return [
+        "NAP" if n > drop else PIECES.class_name(int(f))
+        for f, n in zip(faces.argmax(1), none, strict=True)
+    ]
+
+
+def suit_of(name: str) -> str:
+    """A card face's suit letter, ``JK`` for a joker, ``NAP`` as is; a tile's colour letter."""
+    if name == "NAP" or name.startswith("JK"):
+        return name.split("-")[0]
+    return name[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """One candidate against the served net on one set's crops."""
+
+    crops: int
+    served_right: int
+    right: int
+    gained: list[tuple[str, str]]
+    """(truth, what the served net read) of the crops only the candidate reads right."""
+    lost: list[tuple[str, str]]
+    """(truth, what the candidate reads) of the crops only the served net read right."""
+
+    @property
+    def p_value(self) -> float:
+        return sign_test(len(self.gained), len(self.lost))
+
+    def describe(self, top: int = 8) -> str:
+        lines = [
+            f"right {self.served_right / self.crops:.4f} -> {self.right / self.crops:.4f} of "
+            f"{self.crops} crops: +{len(self.gained)} -{len(self.lost)} (sign test p "
+            f"{self.p_value:.2g})"
+        ]
+        for label, pairs in (("lost", self.lost), ("gained", self.gained)):
+            faces = Counter(pairs).most_common(top)
+            suits = Counter((suit_of(t), suit_of(r)) for t, r in pairs).most_common(top)
+            lines.append(f"  {label}: " + ", ".join(f"{t} as {r} {n}" for (t, r), n in faces))
+            lines.append("    by suit: " + ", ".join(f"{t} as {r} {n}" for (t, r), n in suits))
+        return "\n".join(lines)
+
+
+def pair(truth: Sequence[str], served: Sequence[str], candidate: Sequence[str]) -> Paired:
+    """The crops ``truth`` (class names) as the served net and a candidate read them."""
+    if not len(truth) == len(served) == len(candidate):
+        raise ValueError(
+            f"{len(truth)} truths, {len(served)} served readings, {len(candidate)} candidate ones"
+        )
+    gained, lost = [], []
+    for t, s, c in zip(truth, served, candidate, strict=True):
+        if c == t and s != t:
+            gained.append((t, s))
+        elif s == t and c != t:
+            lost.append((t, c))
+    return Paired(
+        len(truth),
+        sum(s == t for t, s in zip(truth, served, strict=True)),
+        sum(c == t for t, c in zip(truth, candidate, strict=True)),
+        gained,
+        lost,
+    )
+
+
+def readings(checkpoint: Path, x: np.ndarray, is_tile: np.ndarray) -> list[str]:
+    """What the net of ``checkpoint`` reads each crop of ``x`` as (one view)."""
+    import torch
+
+    from vision.train import classifier as C
+
+    net = C.build_net()
+    C.load_weights(net, torch.load(checkpoint, map_location="cpu", weights_only=False)["net"])
+    out = C._outputs(net, x)
+    faces, none = piece_probabilities(out[:, :NUM_FACES], out[:, NOT_A_PIECE], is_tile)
+    return read_as(faces, none, DROP)
+
+
+def true_crops(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled box of ``data/<name>`` (train and val splits) cut as the scanner cuts it:
+    a card corner at the served card margin, a tile at the tile margin (``scanner.json``).
+    Returns (crops, face ids)."""
+    from vision.scanner import CONFIG_FILE, ScannerConfig
+    from vision.train import classifier as C
+    from vision.train import pipeline as P
+
+    config = ScannerConfig.read(P.MODELS / CONFIG_FILE)
+    xs, ys = [], []
+    for split in ("train", "val"):
+        if not (P.DATA / name / "images" / split).is_dir():
+            continue
+        data = np.load(P.crop_set(name, split))
+        y = np.asarray(data["y"])
+        tile = ~CARD_MASK[np.minimum(y, NUM_FACES - 1)]
+        cards = C._val_set(data, config.crop_margin)["x"]
+        tiles = C._val_set(data, config.tile_crop_margin)["x"] if tile.any() else cards
+        xs.append(np.where(tile[:, None, None, None], tiles, cards))
+        ys.append(y)
+    if not xs:
+        raise FileNotFoundError(f"no labelled photos in {P.DATA / name}")
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def negative_crops(path: Path) -> np.ndarray:
+    """The "not a piece" crops of ``path`` (what the detector finds on a card set's photos where
+    no piece lies) cut at the served card margin."""
+    from vision.scanner import CONFIG_FILE, ScannerConfig
+    from vision.train import classifier as C
+    from vision.train import pipeline as P
+
+    config = ScannerConfig.read(P.MODELS / CONFIG_FILE)
+    return np.asarray(C._val_set(np.load(path), config.crop_margin)["x"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("checkpoints", nargs="+", type=Path, help="classifier .pt files")
+    p.add_argument("--set", action="append", dest="sets", help=f"data/ sets (default {SETS})")
+    p.add_argument("--threads", type=int, default=2)
+    args = p.parse_args(argv)
+    import torch
+
+    from vision.train import pipeline as P
+
+    torch.set_num_threads(args.threads)
+    for name in args.sets or SETS:
+        x, y = true_crops(name)
+        is_tile = ~CARD_MASK[np.minimum(y, NUM_FACES - 1)]
+        truth = [PIECES.class_name(int(f)) for f in y]
+        served = readings(P.MODELS / "classifier.pt", x, is_tile)
+        for checkpoint in args.checkpoints:
+            result = pair(truth, served, readings(checkpoint, x, is_tile))
+            print(f"{name} {checkpoint}: {result.describe()}", flush=True)
+    negatives = P.negatives_file(*NEGATIVES)
+    if not negatives.exists():
+        print(f"no {negatives.name}: false pieces not compared (`make train` mines it)")
+        return 0
+    x = negative_crops(negatives)
+    card = np.zeros(len(x), bool)
+    served = readings(P.MODELS / "classifier.pt", x, card)
+    for checkpoint in args.checkpoints:
+        result = pair(["NAP"] * len(x), served, readings(checkpoint, x, card))
+        print(f"{negatives.stem} {checkpoint}: {result.describe()}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
