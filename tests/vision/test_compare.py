@@ -23,6 +23,9 @@ def test_the_sign_test_gives_the_exact_binomial_tail_both_ways() -> None:
     assert sign_test(2, 10) == pytest.approx(2 * 79 / 4096)
     # session 46's run on dev_decks: 69 gained, 115 lost
     assert sign_test(69, 115) < 0.001 < sign_test(80, 100)
+    # thousands of discordant crops: exact, no float overflow
+    assert sign_test(1500, 1500) == 1.0
+    assert 0 < sign_test(1450, 1550) < 0.1 and sign_test(500, 2500) < 1e-300
 
 
 def test_pairing_counts_what_each_net_alone_reads_right() -> None:
