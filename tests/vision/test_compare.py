@@ -92,3 +92,15 @@ def test_a_set_with_no_labelled_photos_is_named_in_the_error(
     monkeypatch.setattr(pipeline, "DATA", tmp_path)
     with pytest.raises(FileNotFoundError, match="dev_nothing"):
         true_crops("dev_nothing")
+
+
+def test_the_command_names_a_set_it_cannot_find_and_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch")
+    from vision.train import pipeline
+    from vision.train.compare import main
+
+    monkeypatch.setattr(pipeline, "DATA", tmp_path)
+    assert main(["--set", "dev_nowhere", str(tmp_path / "net.pt")]) == 2
+    assert "dev_nowhere" in capsys.readouterr().err

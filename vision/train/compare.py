@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -183,7 +184,11 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(args.threads)
     for name in args.sets or SETS:
-        x, y = true_crops(name)
+        try:
+            x, y = true_crops(name)
+        except FileNotFoundError as e:  # the development sets are made by `make train`
+            print(f"{e}: make the set first (`make train`)", file=sys.stderr)
+            return 2
         is_tile = ~CARD_MASK[np.minimum(y, NUM_FACES - 1)]
         truth = [PIECES.class_name(int(f)) for f in y]
         served = readings(P.MODELS / "classifier.pt", x, is_tile)
