@@ -57,11 +57,12 @@ def test_suits_of_faces_jokers_and_no_piece() -> None:
     assert [suit_of(c) for c in ("10C", "AS", "QH", "2D", "JK-card", "NAP")] == [
         "C", "S", "H", "D", "JK", "NAP",
     ]  # fmt: skip
+    assert [suit_of(c) for c in ("K4", "R12", "B6", "Y13", "JK-tile")] == ["K", "R", "B", "Y", "JK"]
 
 
 def test_a_checkpoint_compared_with_itself_gains_and_loses_nothing(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
-    from vision.train.classifier import build_net
+    from vision.train.classifier import build_net, load_net
     from vision.train.compare import readings
 
     torch.manual_seed(0)
@@ -71,13 +72,13 @@ def test_a_checkpoint_compared_with_itself_gains_and_loses_nothing(tmp_path: Pat
     rng = np.random.default_rng(0)
     crops = rng.integers(0, 255, (20, CROP_SIZE, CROP_SIZE, 3)).astype(np.uint8)
     is_tile = np.arange(20) % 2 == 0
-    first = readings(checkpoint, crops, is_tile)
+    first = readings(load_net(checkpoint), crops, is_tile)
     assert len(first) == 20
     cards = {PIECES.class_name(int(i)) for i in np.flatnonzero(CARD_MASK)}
     tiles = {PIECES.class_name(int(i)) for i in np.flatnonzero(~CARD_MASK)}
     for read, tile in zip(first, is_tile, strict=True):  # each crop read within its own kind
         assert read == "NAP" or read in (tiles if tile else cards), (read, tile)
-    p = pair(first, first, readings(checkpoint, crops, is_tile))
+    p = pair(first, first, readings(load_net(checkpoint), crops, is_tile))
     assert (p.gained, p.lost, p.p_value) == ([], [], 1.0)
     assert math.isclose(p.right / p.crops, p.served_right / p.crops)
 

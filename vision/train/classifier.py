@@ -502,12 +502,21 @@ def strip_checkpoint(checkpoint: Path, out: Path) -> Path:
     return out
 
 
-def export_classifier(checkpoint: Path, out: Path, size: int) -> Path:
+def load_net(checkpoint: Path) -> Module:
+    """The net whose weights ``checkpoint`` holds (a training run's or ``models/classifier.pt``),
+    in eval mode."""
     import torch
 
     net = build_net()
     load_weights(net, torch.load(checkpoint, map_location="cpu", weights_only=False)["net"])
     net.eval()
+    return net
+
+
+def export_classifier(checkpoint: Path, out: Path, size: int) -> Path:
+    import torch
+
+    net = load_net(checkpoint)
     dummy = torch.zeros(1, 3, size, size)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(

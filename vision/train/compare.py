@@ -25,15 +25,19 @@ import argparse
 import math
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.classes import PIECES
 from vision.detections import NUM_FACES
 from vision.recogniser import CARD_MASK, DROP, NOT_A_PIECE, piece_probabilities
+
+if TYPE_CHECKING:
+    from torch.nn import Module
 
 SETS = ("dev_decks", "dev_cards")
 """The development card sets compared by default: the decks no model trains on, and the tables
@@ -66,10 +70,11 @@ def read_as(faces: np.ndarray, none: np.ndarray, drop: float) -> list[str]:
 
 
 def suit_of(name: str) -> str:
-    """A card face's suit letter, ``JK`` for a joker, ``NAP`` as is; a tile's colour letter."""
+    """A card face's suit letter (``10C``: C), a tile's colour letter (``R12``: R), ``JK`` for
+    a joker of either kind, ``NAP`` as is."""
     if name == "NAP" or name.startswith("JK"):
         return name.split("-")[0]
-    return name[-1]
+    return name[-1] if name[-1] in "CDHS" else name[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,53 +128,51 @@ def pair(truth: Sequence[str], served: Sequence[str], candidate: Sequence[str]) 
     )
 
 
-def readings(checkpoint: Path, x: np.ndarray, is_tile: np.ndarray) -> list[str]:
-    """What the net of ``checkpoint`` reads each crop of ``x`` as (one view)."""
-    import torch
-
+def readings(net: Module, x: np.ndarray, is_tile: np.ndarray) -> list[str]:
+    """What ``net`` reads each crop of ``x`` as (one view), within each crop's kind."""
     from vision.train import classifier as C
 
-    net = C.build_net()
-    C.load_weights(net, torch.load(checkpoint, map_location="cpu", weights_only=False)["net"])
     out = C._outputs(net, x)
     faces, none = piece_probabilities(out[:, :NUM_FACES], out[:, NOT_A_PIECE], is_tile)
     return read_as(faces, none, DROP)
 
 
-def true_crops(name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Every labelled box of ``data/<name>`` (train and val splits) cut as the scanner cuts it:
-    a card corner at the served card margin, a tile at the tile margin (``scanner.json``).
-    Returns (crops, face ids)."""
+def tiles_of(y: np.ndarray) -> np.ndarray:
+    """Which of the faces ``y`` are tiles."""
+    return np.asarray(~CARD_MASK[np.minimum(y, NUM_FACES - 1)])
+
+
+def as_served(data: Mapping[str, np.ndarray], tile: np.ndarray) -> np.ndarray:
+    """A crop set's stored crops cut as the scanner cuts them: card corners at the served card
+    margin, tiles (``tile``) at the tile margin (``scanner.json``)."""
     from vision.scanner import CONFIG_FILE, ScannerConfig
     from vision.train import classifier as C
     from vision.train import pipeline as P
 
     config = ScannerConfig.read(P.MODELS / CONFIG_FILE)
+    cards = np.asarray(C._val_set(data, config.crop_margin)["x"])
+    if not tile.any():
+        return cards
+    tiles = C._val_set(data, config.tile_crop_margin)["x"]
+    return np.where(tile[:, None, None, None], tiles, cards)
+
+
+def true_crops(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled box of ``data/<name>`` (train and val splits) cut as the scanner cuts it
+    (:func:`as_served`): (crops, face ids)."""
+    from vision.train import pipeline as P
+
     xs, ys = [], []
     for split in ("train", "val"):
         if not (P.DATA / name / "images" / split).is_dir():
             continue
         data = np.load(P.crop_set(name, split))
         y = np.asarray(data["y"])
-        tile = ~CARD_MASK[np.minimum(y, NUM_FACES - 1)]
-        cards = C._val_set(data, config.crop_margin)["x"]
-        tiles = C._val_set(data, config.tile_crop_margin)["x"] if tile.any() else cards
-        xs.append(np.where(tile[:, None, None, None], tiles, cards))
+        xs.append(as_served(data, tiles_of(y)))
         ys.append(y)
     if not xs:
         raise FileNotFoundError(f"no labelled photos in {P.DATA / name}")
     return np.concatenate(xs), np.concatenate(ys)
-
-
-def negative_crops(path: Path) -> np.ndarray:
-    """The "not a piece" crops of ``path`` (what the detector finds on a card set's photos where
-    no piece lies) cut at the served card margin."""
-    from vision.scanner import CONFIG_FILE, ScannerConfig
-    from vision.train import classifier as C
-    from vision.train import pipeline as P
-
-    config = ScannerConfig.read(P.MODELS / CONFIG_FILE)
-    return np.asarray(C._val_set(np.load(path), config.crop_margin)["x"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,30 +184,31 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from vision.train import pipeline as P
+    from vision.train.classifier import load_net
 
     torch.set_num_threads(args.threads)
+    sets: dict[str, tuple[np.ndarray, list[str], np.ndarray]] = {}  # crops, truth, tile or not
     for name in args.sets or SETS:
         try:
             x, y = true_crops(name)
         except FileNotFoundError as e:  # the development sets are made by `make train`
             print(f"{e}: make the set first (`make train`)", file=sys.stderr)
             return 2
-        is_tile = ~CARD_MASK[np.minimum(y, NUM_FACES - 1)]
-        truth = [PIECES.class_name(int(f)) for f in y]
-        served = readings(P.MODELS / "classifier.pt", x, is_tile)
-        for checkpoint in args.checkpoints:
-            result = pair(truth, served, readings(checkpoint, x, is_tile))
-            print(f"{name} {checkpoint}: {result.describe()}", flush=True)
+        sets[name] = (x, [PIECES.class_name(int(f)) for f in y], tiles_of(y))
     negatives = P.negatives_file(*NEGATIVES)
+    if negatives.exists():  # what the detector finds on a card set's photos where no piece lies
+        data = np.load(negatives)
+        card = np.zeros(len(data["y"]), bool)
+        sets[negatives.stem] = (as_served(data, card), ["NAP"] * len(card), card)
+    served = load_net(P.MODELS / "classifier.pt")
+    nets = {checkpoint: load_net(checkpoint) for checkpoint in args.checkpoints}
+    for name, (x, truth, tile) in sets.items():
+        before = readings(served, x, tile)
+        for checkpoint, net in nets.items():
+            result = pair(truth, before, readings(net, x, tile))
+            print(f"{name} {checkpoint}: {result.describe()}", flush=True)
     if not negatives.exists():
         print(f"no {negatives.name}: false pieces not compared (`make train` mines it)")
-        return 0
-    x = negative_crops(negatives)
-    card = np.zeros(len(x), bool)
-    served = readings(P.MODELS / "classifier.pt", x, card)
-    for checkpoint in args.checkpoints:
-        result = pair(["NAP"] * len(x), served, readings(checkpoint, x, card))
-        print(f"{negatives.stem} {checkpoint}: {result.describe()}", flush=True)
     return 0
 
 
