@@ -173,6 +173,18 @@ def test_a_crop_set_travels_as_one_jpeg_and_comes_back_with_its_labels(tmp_path:
         assert float(d["margin"]) == pytest.approx(0.45)
 
 
+def test_a_crop_set_with_no_crops_is_refused_by_name(tmp_path: Path) -> None:
+    from vision.train.data import save_atomic
+
+    empty = tmp_path / "negatives_syn_cards2_train.npz"
+    x = np.zeros((0, 72, 72, 3), np.uint8)
+    save_atomic(empty, x=x, y=np.zeros(0, np.int64), a=np.zeros(0, np.float32), margin=0.45)
+    with pytest.raises(ValueError, match=r"negatives_syn_cards2_train\.npz holds no crops"):
+        gpu.pack_crops(empty, tmp_path / "sheets" / "set.jpg")
+    assert not (tmp_path / "sheets" / "set.jpg").exists()
+    assert gpu._count(empty) == 0
+
+
 def test_the_classifier_trains_as_many_epochs_as_fit_and_hands_each_over(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from vision.train.classifier import train_classifier

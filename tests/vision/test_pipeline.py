@@ -112,3 +112,34 @@ def test_the_bundled_classifier_checkpoint_carries_no_optimiser_state() -> None:
     models = Path(__file__).resolve().parents[2] / "models"
     state = torch.load(models / "classifier.pt", weights_only=False)
     assert set(state) == {"net", "epoch"}  # the optimiser's moments would double the file
+
+
+def test_only_the_sets_whose_photos_are_here_are_mined_for_negatives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, split in (("syn_cards", "val"), ("syn_cards3", "train")):
+        (tmp_path / name / "images" / split).mkdir(parents=True)
+        (tmp_path / name / "images" / split / "scene_0001.jpg").write_bytes(b"")
+    (tmp_path / "syn_tiles" / "images" / "val").mkdir(parents=True)  # made, but empty
+
+    present = pipeline.negative_sources(tmp_path)
+    assert [(n, s) for n, s, _ in present] == [("syn_cards", "val"), ("syn_cards3", "train")]
+    assert all(entry in pipeline.NEGATIVES for entry in present)
+    said = capsys.readouterr().out
+    assert f"no val photos in {tmp_path / 'syn_tiles'}" in said
+    assert f"no train photos in {tmp_path / 'syn_cards2'}" in said
+
+
+def test_each_crop_set_is_cut_at_the_margin_of_the_pieces_its_name_says() -> None:
+    from vision.scanner import CONFIG_FILE, ScannerConfig
+
+    config = ScannerConfig.read(pipeline.MODELS / CONFIG_FILE)
+    assert config.crop_margin != config.tile_crop_margin
+    cards = ("syn_cards3", "dev_decks", "gpu_cards_turn", "negatives_syn_cards_val")
+    tiles = ("syn_tiles2", "test_tile_fonts", "real", "negatives_real_val", "gpu_tiles")
+    margins = pipeline.served_margins((*cards, *tiles))
+    assert {margins[n] for n in cards} == {config.crop_margin}
+    assert {margins[n] for n in tiles} == {config.tile_crop_margin}
+    for name in ("fans", "syn_cards_tiles"):
+        with pytest.raises(ValueError, match=f"crop set '{name}'"):
+            pipeline.served_margins([name])

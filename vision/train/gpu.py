@@ -173,6 +173,8 @@ def pack_crops(crops: Path, out: Path) -> Path:
     with np.load(crops) as d:
         x, y, a, margin = d["x"], d["y"], d["a"], d["margin"]
     n, size = len(x), x.shape[1]
+    if n == 0:
+        raise ValueError(f"{crops} holds no crops: there is no sheet to make of it")
     rows = -(-n // MOSAIC_COLUMNS)
     grid = np.zeros((rows * MOSAIC_COLUMNS, size, size, 3), np.uint8)
     grid[:n] = x
@@ -270,7 +272,11 @@ def pack(args: argparse.Namespace) -> None:
     if "classifier" in models:
         for crops in _classifier_sets():
             sheet = BUNDLE / "negatives" / f"{crops.stem}.jpg"
-            if not sheet.exists() or sheet.stat().st_mtime < crops.stat().st_mtime:
+            if _count(crops) == 0:  # nothing to carry: a sheet of no crops cannot be written
+                print(f"{crops.name} holds no crops: not carried")
+                sheet.unlink(missing_ok=True)
+                sheet.with_suffix(".npz").unlink(missing_ok=True)
+            elif not sheet.exists() or sheet.stat().st_mtime < crops.stat().st_mtime:
                 pack_crops(crops, sheet)  # again when the set was mined again
     else:
         shutil.rmtree(BUNDLE / "negatives", ignore_errors=True)
@@ -302,12 +308,18 @@ def _classifier_sets() -> list[Path]:
     """The "not a piece" crop sets (``vision.train.pipeline.NEGATIVES``) that the classifier's
     run carries, mined first where missing (with the served detector, which the machine there
     could not run without onnxruntime)."""
-    from vision.train.pipeline import NEGATIVES, build_negatives, negatives_file
+    from vision.train.pipeline import build_negatives, negative_sources, negatives_file
 
-    negatives = [negatives_file(name, split) for name, split, _ in NEGATIVES]
+    negatives = [negatives_file(name, split) for name, split, _ in negative_sources()]
     if not all(p.exists() for p in negatives):
         build_negatives()
     return negatives
+
+
+def _count(crops: Path) -> int:
+    """How many crops the set ``crops`` (``.npz``) holds."""
+    with np.load(crops) as d:
+        return len(d["y"])
 
 
 def _faces_current(atlases: Path, version: int) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import time
@@ -188,29 +189,63 @@ def negatives_file(name: str, split: str) -> Path:
     return crops_folder() / f"negatives_{name}_{split}.npz"
 
 
+CARD_SET_WORDS = frozenset({"cards", "decks"})
+TILE_SET_WORDS = frozenset({"tiles", "tile", "real"})
+"""The words of a crop set's name (split at ``_``) that say which kind of piece it holds: the
+card sets (``syn_cards3``, ``dev_decks``, ``gpu_cards_turn``...) and the tile sets
+(``syn_tiles2``, ``test_tile_fonts``, ``real``: the real photos here are of tiles)."""
+
+
 def served_margins(names: Iterable[str]) -> dict[str, float]:
-    """The margin the scanner cuts each named crop set's crops at (``scanner.json``): the card
-    margin for a set whose name says cards, the tile margin for the rest."""
+    """The margin the scanner cuts each named crop set's crops at (``scanner.json``), by the
+    kind of piece its name says (:data:`CARD_SET_WORDS`, :data:`TILE_SET_WORDS`). A name that
+    says neither, or both, is refused: until session 48 every set not named "cards" had the
+    tile margin, so ``dev_decks`` would have been cut as tiles."""
     from vision.scanner import CONFIG_FILE, ScannerConfig
 
     config = ScannerConfig.read(MODELS / CONFIG_FILE)
-    return {n: config.crop_margin if "cards" in n else config.tile_crop_margin for n in names}
+    margins = {}
+    for name in names:
+        words = set(re.split(r"[_\d]+", name))
+        cards, tiles = bool(words & CARD_SET_WORDS), bool(words & TILE_SET_WORDS)
+        if cards == tiles:
+            raise ValueError(f"crop set {name!r}: its name says neither cards nor tiles alone")
+        margins[name] = config.crop_margin if cards else config.tile_crop_margin
+    return margins
+
+
+def negative_sources(data: Path = DATA) -> list[tuple[str, str, int]]:
+    """The entries of :data:`NEGATIVES` whose photos are under ``data``: a set not made on
+    this machine (session 46's lacked ``syn_cards2``) is not mined, and says so."""
+    from vision.train.data import labelled_photos
+
+    present = []
+    for name, split, every in NEGATIVES:
+        if next(iter(labelled_photos(data / name, split)), None) is None:
+            print(f"no {split} photos in {data / name}: its 'not a piece' crops are not mined")
+        else:
+            present.append((name, split, every))
+    return present
 
 
 def build_negatives() -> None:
-    """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``)."""
+    """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``), for
+    each set of :func:`negative_sources` whose crops are not there yet. A set whose photos are
+    missing writes nothing: an empty file would be taken as mined once the set is made."""
     from vision.scanner import Scanner
     from vision.train.data import build_negative_set
 
     if not (MODELS / "detector.onnx").exists():
         print("no detector yet: the classifier trains without 'not a piece' crops", flush=True)
         return
+    todo = [s for s in negative_sources() if not negatives_file(*s[:2]).exists()]
+    if not todo:
+        return
     cards, tiles = NEGATIVE_CONF
     detector = Scanner.load(MODELS, conf=cards, conf_tiles=tiles).detector
-    for name, split, every in NEGATIVES:
+    for name, split, every in todo:
         out = negatives_file(name, split)
-        if not out.exists():
-            build_negative_set([(DATA / name, split)], detector, out, every=every)
+        build_negative_set([(DATA / name, split)], detector, out, every=every)
 
 
 def train_classifier_stage(
