@@ -245,7 +245,9 @@ def _optimizer_to(optimizer: Optimizer, device: str) -> None:
                 state[key] = value.to(device)
 
 
-def _outputs(net: Module, x: np.ndarray, device: str = "cpu") -> np.ndarray:
+def net_outputs(net: Module, x: np.ndarray, device: str = "cpu") -> np.ndarray:
+    """The net's raw outputs (face logits, "not a piece", up as cos and sin) for the uint8 crops
+    ``x``, in batches of 256, evaluation mode, no gradients."""
     import torch
 
     net.eval()
@@ -407,7 +409,7 @@ def train_classifier(
     generator = torch.Generator().manual_seed(seed)
     drawing = generator if augment_on == "cpu" else torch.Generator(device=augment_on)
     val_margin = val_margin or {}
-    vals = {k: _val_set(np.load(p), val_margin.get(k, MARGIN)) for k, p in val.items()}
+    vals = {k: val_crops(np.load(p), val_margin.get(k, MARGIN)) for k, p in val.items()}
     metrics: dict[str, float] = {}
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     epoch = start
@@ -444,7 +446,7 @@ def train_classifier(
                 print(f"  step {s}/{steps} loss {float(loss.detach()):.3f}", flush=True)
         metrics = {}  # one forward pass per validation set
         for k, d in vals.items():
-            outputs, angles = _outputs(net, d["x"], device), _angles_of(d)
+            outputs, angles = net_outputs(net, d["x"], device), _angles_of(d)
             metrics[k] = evaluate(outputs, d["y"])
             if np.isfinite(angles).any():
                 metrics[f"{k}_turn"] = evaluate_turn(outputs, angles)
@@ -475,7 +477,7 @@ def _margin_of(data: Mapping[str, np.ndarray]) -> float:
     return float(data["margin"]) if "margin" in data else MARGIN
 
 
-def _val_set(data: Mapping[str, np.ndarray], margin: float) -> dict[str, np.ndarray]:
+def val_crops(data: Mapping[str, np.ndarray], margin: float) -> dict[str, np.ndarray]:
     """A validation set's crops cut again at ``margin`` and :data:`CROP_SIZE`, with its labels."""
     x = np.asarray(data["x"])
     stored = _margin_of(data)

@@ -132,7 +132,7 @@ def readings(net: Module, x: np.ndarray, is_tile: np.ndarray) -> list[str]:
     """What ``net`` reads each crop of ``x`` as (one view), within each crop's kind."""
     from vision.train import classifier as C
 
-    out = C._outputs(net, x)
+    out = C.net_outputs(net, x)
     faces, none = piece_probabilities(out[:, :NUM_FACES], out[:, NOT_A_PIECE], is_tile)
     return read_as(faces, none, DROP)
 
@@ -150,10 +150,10 @@ def as_served(data: Mapping[str, np.ndarray], tile: np.ndarray) -> np.ndarray:
     from vision.train import pipeline as P
 
     config = ScannerConfig.read(P.MODELS / CONFIG_FILE)
-    cards = np.asarray(C._val_set(data, config.crop_margin)["x"])
+    cards = np.asarray(C.val_crops(data, config.crop_margin)["x"])
     if not tile.any():
         return cards
-    tiles = C._val_set(data, config.tile_crop_margin)["x"]
+    tiles = C.val_crops(data, config.tile_crop_margin)["x"]
     return np.where(tile[:, None, None, None], tiles, cards)
 
 
