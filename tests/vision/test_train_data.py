@@ -187,6 +187,31 @@ def test_negative_crops_are_the_detections_that_touch_no_piece(tmp_path: Path) -
     assert (data["x"] == 60).all()  # both cut from the bare grey table
 
 
+def test_nothing_on_a_card_joker_is_taught_as_background(tmp_path: Path) -> None:
+    import json
+
+    from vision.train.data import build_negative_set, inside_outline
+
+    src = _source(tmp_path / "src", [])
+    (src / "truth").mkdir()
+    diamond = [[400, 200], [500, 300], [400, 400], [300, 300]]  # a joker turned 45 degrees
+    joker = {"uid": 0, "kind": "card", "code": "JK", "polygon": diamond,
+             "regions": [{"name": "tl", "box": [390, 205, 410, 225]}]}  # fmt: skip
+    (src / "truth" / "p.json").write_text(json.dumps({"pieces": [joker]}))
+    finds = [
+        (385, 290, 415, 320),  # "Joker" across its middle, clear of its labelled corner
+        (310, 210, 340, 240),  # inside the box around the joker, outside the joker itself
+        (900, 100, 960, 160),  # bare table
+    ]
+    out = build_negative_set([(src, "train")], _FixedDetector(finds), tmp_path / "neg.npz")
+    assert np.load(out)["x"].shape[0] == 2
+
+    points = np.array([[400, 305], [325, 225], [499, 300], [501, 300]], np.float32)
+    outline = np.array(diamond, np.float32)
+    assert inside_outline(points, outline).tolist() == [True, False, True, False]
+    assert inside_outline(points, outline[::-1]).tolist() == [True, False, True, False]
+
+
 def test_label_angles_follow_the_piece_and_turn_the_bottom_corner_round(tmp_path: Path) -> None:
     import json
     import math
