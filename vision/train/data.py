@@ -168,32 +168,26 @@ NOT_A_PIECE = NUM_FACES
 """Class id of a crop that shows no piece (the classifier's output after the 106 faces)."""
 
 
-def _piece_boxes(root: Path, image: Path, label: Path, w: int, h: int) -> np.ndarray:
-    """Every box where a piece's index or face lies, readable or not (truth JSON regions), or
-    the labelled boxes where a set has no JSON."""
+def _piece_places(
+    root: Path, image: Path, label: Path, w: int, h: int
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Where a photo's pieces lie, from its truth JSON read once: every box where a piece's
+    index or face lies, readable or not (its regions), and the outline (4, 2) of each card
+    joker; where a set has no JSON, the labelled boxes and no outline."""
     import json
 
     path = root / "truth" / f"{image.stem}.json"
     if not path.exists():
-        return pixel_boxes(read_labels(label), w, h)
-    doc = json.loads(path.read_text())
-    regions = [r for p in doc["pieces"] for r in p.get("regions", [])]
+        return pixel_boxes(read_labels(label), w, h), []
+    pieces = json.loads(path.read_text())["pieces"]
+    regions = [r for p in pieces for r in p.get("regions", [])]
     boxes = [r["box"] for r in regions if r.get("box") and len(r["box"]) == 4]
-    return np.array(boxes, np.float32).reshape(-1, 4)
-
-
-def _joker_outlines(root: Path, image: Path) -> list[np.ndarray]:
-    """The outline (4, 2) of each card joker in the photo's truth JSON (none without one)."""
-    import json
-
-    path = root / "truth" / f"{image.stem}.json"
-    if not path.exists():
-        return []
-    return [
+    jokers = [
         np.asarray(p["polygon"], np.float32).reshape(-1, 2)
-        for p in json.loads(path.read_text())["pieces"]
+        for p in pieces
         if p.get("kind") == "card" and p.get("code") == "JK" and p.get("polygon")
     ]
+    return np.array(boxes, np.float32).reshape(-1, 4), jokers
 
 
 def inside_outline(points: np.ndarray, outline: np.ndarray) -> np.ndarray:
@@ -244,16 +238,14 @@ def build_negative_set(
             if not len(found):
                 continue
             sx, sy = image.shape[1] / photo.width, image.shape[0] / photo.height
-            pieces = _piece_boxes(root, image_path, label, photo.width, photo.height)
+            pieces, jokers = _piece_places(root, image_path, label, photo.width, photo.height)
             pieces = pieces * np.array([sx, sy, sx, sy], np.float32)
-            if len(pieces):
-                lt = np.maximum(found.xyxy[:, None, :2], pieces[None, :, :2])
-                rb = np.minimum(found.xyxy[:, None, 2:], pieces[None, :, 2:])
-                touches = (np.clip(rb - lt, 0, None).prod(axis=2) > 0).any(axis=1)
-                found = found[~touches]
-            for outline in _joker_outlines(root, image_path):
-                if len(found):
-                    found = found[~inside_outline(found.centres, outline * [sx, sy])]
+            lt = np.maximum(found.xyxy[:, None, :2], pieces[None, :, :2])
+            rb = np.minimum(found.xyxy[:, None, 2:], pieces[None, :, 2:])
+            taken = (np.clip(rb - lt, 0, None).prod(axis=2) > 0).any(axis=1)
+            for outline in jokers:
+                taken |= inside_outline(found.centres, outline * [sx, sy])
+            found = found[~taken]
             if len(found):
                 xs.append(cut_crops(image, found.xyxy, size, margin))
     x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)

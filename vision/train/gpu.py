@@ -237,6 +237,7 @@ def pack(args: argparse.Namespace) -> None:
     """Fill ``.gpu/`` here: wheels, atlases, fonts, the real photos, what the run's nets need
     besides (the "not a piece" sheets, the halved start) and ``run.sh``."""
     from datasets.card_art import CACHE_VERSION, cache_dir, load_deck, require_art
+    from vision.train.pipeline import build_negatives
 
     BUNDLE.mkdir(exist_ok=True)
     wheels = BUNDLE / "wheels"
@@ -270,7 +271,9 @@ def pack(args: argparse.Namespace) -> None:
     pack_real(DATA / "real", REAL)
     models = models_of(args.model)
     if "classifier" in models:
-        for crops in _classifier_sets():
+        # the "not a piece" sets, mined here first where missing (with the served detector,
+        # which the machine there could not run without onnxruntime)
+        for crops in build_negatives():
             sheet = BUNDLE / "negatives" / f"{crops.stem}.jpg"
             if _count(crops) == 0:  # nothing to carry: a sheet of no crops cannot be written
                 print(f"{crops.name} holds no crops: not carried")
@@ -302,18 +305,6 @@ def _tracked_bytes() -> int:
         ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
     ).stdout.split(b"\0")
     return sum((ROOT / name.decode()).stat().st_size for name in listed if name)
-
-
-def _classifier_sets() -> list[Path]:
-    """The "not a piece" crop sets (``vision.train.pipeline.NEGATIVES``) that the classifier's
-    run carries, mined first where missing (with the served detector, which the machine there
-    could not run without onnxruntime)."""
-    from vision.train.pipeline import build_negatives, negative_sources, negatives_file
-
-    negatives = [negatives_file(name, split) for name, split, _ in negative_sources()]
-    if not all(p.exists() for p in negatives):
-        build_negatives()
-    return negatives
 
 
 def _count(crops: Path) -> int:

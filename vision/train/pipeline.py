@@ -228,24 +228,27 @@ def negative_sources(data: Path = DATA) -> list[tuple[str, str, int]]:
     return present
 
 
-def build_negatives() -> None:
+def build_negatives() -> list[Path]:
     """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``), for
-    each set of :func:`negative_sources` whose crops are not there yet. A set whose photos are
-    missing writes nothing: an empty file would be taken as mined once the set is made."""
+    each set of :func:`negative_sources` whose crops are not there yet; returns those sets'
+    files. A set whose photos are missing writes nothing: an empty file would be taken as mined
+    once the set is made."""
     from vision.scanner import Scanner
     from vision.train.data import build_negative_set
 
+    sources = negative_sources()
+    files = [negatives_file(name, split) for name, split, _ in sources]
+    todo = [(s, out) for s, out in zip(sources, files, strict=True) if not out.exists()]
+    if not todo:
+        return files
     if not (MODELS / "detector.onnx").exists():
         print("no detector yet: the classifier trains without 'not a piece' crops", flush=True)
-        return
-    todo = [s for s in negative_sources() if not negatives_file(*s[:2]).exists()]
-    if not todo:
-        return
+        return files
     cards, tiles = NEGATIVE_CONF
     detector = Scanner.load(MODELS, conf=cards, conf_tiles=tiles).detector
-    for name, split, every in todo:
-        out = negatives_file(name, split)
+    for (name, split, every), out in todo:
         build_negative_set([(DATA / name, split)], detector, out, every=every)
+    return files
 
 
 def train_classifier_stage(
