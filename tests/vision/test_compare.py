@@ -39,6 +39,17 @@ def test_pairing_counts_what_each_net_alone_reads_right() -> None:
     text = p.describe()
     assert "0.5000 -> 0.5000 of 6 crops: +2 -2" in text
     assert "S as C 1" in text and "JK as NAP 1" in text and "C as S 1" in text
+    assert p.jokers == (1, 1, 0) and "card jokers right 1 -> 0 of 1" in text
+
+
+def test_the_card_jokers_corners_are_counted_apart() -> None:
+    truth = ["JK-card", "JK-card", "JK-card", "JK-tile", "5H"]
+    served = ["JK-card", "NAP", "QS", "JK-tile", "5H"]
+    candidate = ["JK-card", "JK-card", "JK-card", "NAP", "JK-card"]
+    p = pair(truth, served, candidate)
+    assert p.jokers == (3, 1, 3)  # a tile joker and a card read as a joker are not counted
+    assert "card jokers right 1 -> 3 of 3" in p.describe()
+    assert "card jokers" not in pair(["5H"], ["5H"], ["5D"]).describe()  # no joker, no line
 
 
 def test_readings_of_unequal_lengths_are_refused() -> None:

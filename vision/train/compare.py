@@ -5,7 +5,8 @@ labelled box of each set (both splits; cut once into the crop folder, as trainin
 sets) with the served net (``models/classifier.pt``) and with each checkpoint, one view at the
 served margin, and prints per set: the share read right, how many crops the checkpoint gets
 right that the served net got wrong and the reverse, the two-sided sign test on those two counts
-(McNemar's exact test), and what the lost and the gained crops were read as; then the same for
+(McNemar's exact test), what the lost and the gained crops were read as, and how many of the
+card jokers' corners each net reads right (since session 49); then the same for
 the "not a piece" crops mined from `syn_cards` val (:data:`NEGATIVES`), where right is "not a
 piece".
 
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 SETS = ("dev_decks", "dev_cards")
 """The development card sets compared by default: the decks no model trains on, and the tables
 dealt from the decks models train on; no model trains on either set."""
+CARD_JOKER = "JK-card"
+"""A card joker's class name (:data:`vision.classes.PIECES`)."""
 NEGATIVES = ("syn_cards", "val")
 """The "not a piece" crops compared as well (mined by ``make train`` with the served detector):
 a net can read more true corners right and keep more false pieces, which true boxes alone
@@ -88,6 +91,10 @@ class Paired:
     """(truth, what the served net read) of the crops only the candidate reads right."""
     lost: list[tuple[str, str]]
     """(truth, what the candidate reads) of the crops only the served net read right."""
+    jokers: tuple[int, int, int] = (0, 0, 0)
+    """The card jokers' corners among the crops: (how many, read right by the served net, by
+    the candidate). Session 48: the served net, trained before session 44 labelled a joker by
+    the top of its mark, reads 227 of `dev_cards`' 282 and every fine-tune since far more."""
 
     @property
     def p_value(self) -> float:
@@ -99,6 +106,9 @@ class Paired:
             f"{self.crops} crops: +{len(self.gained)} -{len(self.lost)} (sign test p "
             f"{self.p_value:.2g})"
         ]
+        if self.jokers[0]:
+            n, before, after = self.jokers
+            lines.append(f"  card jokers right {before} -> {after} of {n}")
         for label, pairs in (("lost", self.lost), ("gained", self.gained)):
             faces = Counter(pairs).most_common(top)
             suits = Counter((suit_of(t), suit_of(r)) for t, r in pairs).most_common(top)
@@ -119,12 +129,18 @@ def pair(truth: Sequence[str], served: Sequence[str], candidate: Sequence[str]) 
             gained.append((t, s))
         elif s == t and c != t:
             lost.append((t, c))
+    jokers = [i for i, t in enumerate(truth) if t == CARD_JOKER]
     return Paired(
         len(truth),
         sum(s == t for t, s in zip(truth, served, strict=True)),
         sum(c == t for t, c in zip(truth, candidate, strict=True)),
         gained,
         lost,
+        (
+            len(jokers),
+            sum(served[i] == CARD_JOKER for i in jokers),
+            sum(candidate[i] == CARD_JOKER for i in jokers),
+        ),
     )
 
 
