@@ -3,6 +3,7 @@ real server process and its SQLite file. Screenshots land in test-artifacts/."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from live_server import start_server, stop
+
+from web.i18n import LANGUAGES
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -217,6 +220,35 @@ def test_hebrew_page_lays_out_right_to_left(server: str, page: object) -> None:
     assert brand["x"] > PHONE["width"] / 2, "the header starts on the right"
     assert "הכרעה במחלוקת" in p.locator("h1").inner_text()  # type: ignore[attr-defined]
     shot(p, "check-hebrew")
+
+
+def test_every_heading_link_shows_whole_on_a_phone_in_every_language(
+    server: str, page: object
+) -> None:
+    # the header's links were one scrolling row, and on a 390 px phone "Settings" showed as "S"
+    # cut under the language button: each must show whole, without scrolling, in every language
+    p = page
+    for lang in LANGUAGES:
+        p.goto(f"{server}/?lang={lang}")  # type: ignore[attr-defined]
+        header = p.locator("header.top").bounding_box()  # type: ignore[attr-defined]
+        assert header["height"] < 120, f"{lang}: the header takes {header['height']} px"
+        boxes = [
+            (p.locator(sel).nth(i).inner_text(), p.locator(sel).nth(i).bounding_box())  # type: ignore[attr-defined]
+            for sel in (".top .brand", ".top nav a", ".lang summary")
+            for i in range(p.locator(sel).count())  # type: ignore[attr-defined]
+        ]
+        assert len(boxes) == 5
+        for text, box in boxes:
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (lang, text, box)
+        nav = p.locator(".top nav")  # type: ignore[attr-defined]
+        assert nav.evaluate("n => n.scrollWidth <= n.clientWidth"), f"{lang}: the links scroll"
+        for (t1, a), (t2, b) in itertools.combinations(boxes, 2):  # none on another
+            apart = (
+                a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+            )  # fmt: skip
+            assert apart, (lang, t1, t2)
+    shot(p, "header-croatian")
 
 
 def test_dispute_page_gives_the_verdict_and_can_i_add(server: str, page: object) -> None:
