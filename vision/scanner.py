@@ -782,7 +782,7 @@ def assemble(
                 tuple(o for o in piece_choice[i].options if o[0] != code),
                 # a colourless photo: a card's suit (red or black) or a tile's colour is a guess;
                 # a card joker read under LONE_JOKER_FLOOR (as one found where a card shows no
-                # index at all is: vision.gaps.unmarked_jokers) is a doubt
+                # index at all is: vision.gaps.flanked_jokers) is a doubt
                 p < SURE
                 or (grey and code != grouping.JOKER_CODE)
                 or (code == grouping.JOKER_CODE and not dets.kind[det] and conf < LONE_JOKER_FLOOR),

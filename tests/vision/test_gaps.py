@@ -15,10 +15,10 @@ from vision.gaps import (
     UNMARKED_JOKER_CONFIDENCE,
     candidate_boxes,
     fill_gaps,
+    flanked_jokers,
     flanked_places,
     open_end_jokers,
     open_end_places,
-    unmarked_jokers,
 )
 
 W, H = 12.0, 26.0  # a corner index box
@@ -128,7 +128,7 @@ def test_a_place_between_two_lines_of_one_meld_that_shows_no_index_is_a_joker() 
     dets = _column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"])
     assert _centres(flanked_places(dets, 400, 400)) == [(100.0, 160.0)]
     reader = _blank_reader()
-    out = unmarked_jokers(np.zeros((400, 400, 3), np.uint8), dets, reader)
+    out = flanked_jokers(np.zeros((400, 400, 3), np.uint8), dets, reader)
     assert reader.seen == 1 and reader.looks == GAP_LOOKS
     assert len(out) == 5 and out.codes()[4] == "JK"
     assert out.centres[4].tolist() == [100.0, 160.0]
@@ -138,8 +138,37 @@ def test_a_place_between_two_lines_of_one_meld_that_shows_no_index_is_a_joker() 
 
 def test_a_place_read_as_a_card_is_left_to_gap_filling() -> None:
     dets = _column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"])
-    out = unmarked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _Reader({160: 0.9}))
+    out = flanked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _Reader({160: 0.9}))
     assert out is dets
+
+
+def test_a_place_between_two_lines_of_one_meld_read_as_a_joker_is_one() -> None:
+    """5H 6H _ 8H 9H with a joker read between 6H and 8H: flanked in line, a card lies there,
+    and the joker read is taken as read (session 49), where gap filling, which looks past a
+    meld's ends too, takes none (above)."""
+    dets = _column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"])
+    image = np.zeros((400, 400, 3), np.uint8)
+    out = flanked_jokers(image, dets, _Reader({160: 0.7}, "JK-card"))
+    assert len(out) == 5 and out.codes()[4] == "JK"
+    assert out.centres[4].tolist() == [100.0, 160.0]
+    assert out.confidence[4] == pytest.approx(0.7)  # as read, not the blank joker's
+    assert np.array_equal(out.xyxy[:4], dets.xyxy)
+    # past a meld's end nothing flanks a place: a joker read there is not taken
+    end = _column(100, [100, 130, 160], ["5H", "6H", "7H"])
+    assert flanked_jokers(image, end, _Reader({190: 0.95}, "JK-card")) is end
+
+
+def test_a_joker_read_between_cards_no_joker_could_join_is_not_taken() -> None:
+    """Between KD and 2H (a second wild) or JD and 7D no joker makes a meld: what reads as one
+    there is a court card's picture in a hand (two such on the real fans framed as phone photos,
+    session 49). Between 6H and 6C (a set) it does."""
+    image = np.zeros((400, 400, 3), np.uint8)
+    for left, right in (("KD", "2H"), ("JD", "7D")):
+        dets = _column(100, [100, 130, 190, 220], ["QD", left, right, "3H"])
+        assert flanked_jokers(image, dets, _Reader({160: 0.9}, "JK-card")) is dets, (left, right)
+    dets = _column(100, [100, 130, 190, 220], ["6S", "6H", "6C", "6D"])
+    out = flanked_jokers(image, dets, _Reader({160: 0.9}, "JK-card"))
+    assert len(out) == 5 and out.codes()[4] == "JK"
 
 
 def test_only_a_place_with_a_card_beyond_it_in_line_is_looked_at() -> None:
@@ -182,7 +211,7 @@ def test_the_joker_found_so_joins_its_meld_and_is_reported_uncertain() -> None:
     from vision.scanner import ScanKind, assemble
 
     dets = _column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"])
-    out = unmarked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _blank_reader())
+    out = flanked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _blank_reader())
     result = assemble(out, ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
     (meld,) = result.melds
     codes = [result.pieces[i].code for i in meld.pieces]
@@ -202,7 +231,7 @@ def test_a_joker_found_so_in_a_row_that_is_no_meld_is_dropped() -> None:
     from vision.scanner import ScanKind, assemble
 
     dets = _column(100, [100, 130, 190, 220], ["3C", "7H", "KD", "4S"])
-    out = unmarked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _blank_reader())
+    out = flanked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _blank_reader())
     assert out.codes() == ["3C", "7H", "KD", "4S", "JK"]  # the place was taken for a joker
     result = assemble(out, ScanKind.CARDS, None, "", 400, 400, {}, 0.0)
     assert not result.melds

@@ -613,14 +613,14 @@ def test_a_joker_with_no_mark_in_its_corners_is_read_in_its_meld(
     scanner: Scanner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`dev_decks`' table 19, Kennard's deck: the run AC 2C JK 4C 5C is read whole, the joker
-    reported uncertain (``vision.gaps.unmarked_jokers``). Without that step the meld breaks at
+    reported uncertain (``vision.gaps.flanked_jokers``). Without that step the meld breaks at
     the joker."""
     import vision.gaps
 
     photo = _kennard_table(19, tmp_path, monkeypatch)
     run = ("AC", "2C", "JK", "4C", "5C")
     assert _read_whole(scanner.scan(photo, "cards"), run) == ["JK"]
-    monkeypatch.setattr(vision.gaps, "unmarked_jokers", lambda image, dets, *_: dets)
+    monkeypatch.setattr(vision.gaps, "flanked_jokers", lambda image, dets, *_: dets)
     without = scanner.scan(photo, "cards")
     assert "JK" not in [p.code for p in without.pieces]
     assert not {run, run[::-1]} & set(_meld_codes(without))

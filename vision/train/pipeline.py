@@ -80,7 +80,7 @@ PHONE_UNSEEN_ART = (
 UNSEEN_DEVELOPMENT = (("dev_decks", "cards", 200, 2121),)
 """Other tables of the held-out decks (made in session 35), which settings for decks no model
 has seen are chosen on, as ``DEVELOPMENT``'s are for the rest, so that ``UNSEEN_ART`` stays a
-measure: the jokers that print no mark in their corners (``vision.gaps.unmarked_jokers``)."""
+measure: the jokers that print no mark in their corners (``vision.gaps.flanked_jokers``)."""
 
 
 def generated_sets(cards: int, tiles: int) -> tuple[tuple[str, str, int, int], ...]:
