@@ -369,8 +369,8 @@ def flanked_jokers(
         return dets
     read = _read_places(image, boxes, reader)
     blank = ~_read_at(boxes, read)
-    jokers = np.array(read.codes()) == grouping.JOKER_CODE
-    marked = read[jokers & _could_hold_jokers(dets, read.centres)] if len(read) else read
+    marked = read[np.array(read.codes(), dtype=object) == grouping.JOKER_CODE]
+    marked = marked[_could_hold_jokers(dets, marked.centres)]
     out = dets.joined(_jokers(boxes[blank], dets.faces.shape[1])) if blank.any() else dets
     return out.joined(marked) if len(marked) else out
 
@@ -567,8 +567,9 @@ def open_end_jokers(
 
 
 def blank_jokers(image: np.ndarray, dets: Detections, reader: Reader) -> Detections:
-    """``dets`` and the card jokers found where a card shows no index: in a meld's gap
-    (:func:`flanked_jokers`) and beyond its open end (:func:`open_end_jokers`), the lines of
+    """``dets`` and the card jokers found where a meld says a card lies: in a meld's gap, where
+    no index shows or a joker's mark is read (:func:`flanked_jokers`), and beyond its open end
+    where no index shows (:func:`open_end_jokers`), the lines of
     cards grouped once for both. On `bench/scan.py`'s tiled fan (158 pieces) the open-end step
     took 44-56 ms on its own, about 35 of them grouping (under cProfile); both steps together
     now take 46-81 ms there, 18-26 ms on the fan (five scans each, session 37)."""
