@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from scorer import PieceKind, Rules, validate_meld
-from vision.evaluate import ReadingCache, iter_truths
+from vision.evaluate import ReadingCache, iter_truths, melds_read
 from vision.grouping import JOKER_CODE
 from vision.result import ScanResult
 from vision.scanner import Scanner
@@ -68,8 +68,7 @@ def tally(truths: Iterable[Truth], read: Callable[[Truth], ScanResult]) -> Count
         if not truth.melds:
             continue
         result = read(truth)
-        found = {tuple(result.pieces[i].code for i in m.pieces) for m in result.melds}
-        found |= {codes[::-1] for codes in found}
+        found = melds_read(result)
         labelled = {b.uid for b in truth.boxes}
         for codes, uids in zip(truth.melds, truth.meld_uids, strict=True):
             right = codes in found

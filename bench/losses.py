@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from vision.evaluate import LOSSES, ReadingCache, _losses, _match_uids, iter_truths
+from vision.evaluate import LOSSES, ReadingCache, _losses, _match_uids, iter_truths, melds_read
 from vision.scanner import Scanner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,10 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.unwarned and result.warned:
             continue
         on = _match_uids(truth, result)
-        found: dict[tuple[str, ...], str | None] = {}
-        for meld in result.melds:
-            codes = tuple(result.pieces[i].code for i in meld.pieces)
-            found[codes] = found[codes[::-1]] = meld.facing
+        found = melds_read(result)
         reasons = iter(_losses(truth, result, on, found))
         by_uid: dict[int, list[int]] = {}
         for j, uid in on.items():

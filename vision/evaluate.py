@@ -177,10 +177,7 @@ class Report:
             if t != p:
                 self.confusion[(t, p)] += 1
         if truth.melds:
-            found: dict[tuple[str, ...], str | None] = {}
-            for meld in result.melds:
-                codes = tuple(result.pieces[i].code for i in meld.pieces)
-                found[codes] = found[codes[::-1]] = meld.facing
+            found = melds_read(result)
             exact = sum(m in found for m in truth.melds)
             self.melds_true += len(truth.melds)
             self.melds_exact += exact
@@ -391,6 +388,16 @@ def _match_boxes(truth: Truth, result: ScanResult) -> list[tuple[str, str]]:
         iou[i, :] = 0
         iou[:, j] = 0
     return pairs
+
+
+def melds_read(result: ScanResult) -> dict[tuple[str, ...], str | None]:
+    """The scanned melds' codes, each both ways round (a true meld is read exactly when one of
+    them is its codes in order), with the side that meld faces."""
+    found: dict[tuple[str, ...], str | None] = {}
+    for meld in result.melds:
+        codes = tuple(result.pieces[i].code for i in meld.pieces)
+        found[codes] = found[codes[::-1]] = meld.facing
+    return found
 
 
 def _losses(

@@ -92,7 +92,7 @@ both sides (:func:`flanked_places`) holds a card, and the classifier reads it th
 every such place for the blank jokers; where it reads a joker, and a joker between the two
 flanking corners could make a meld with them (:func:`_could_hold_jokers`), the joker is taken as
 read. Of the 228 card jokers in the development card melds lost (`bench/jokers.py`), 167 had no
-joker read near their label, many between two parts of their meld. Chosen on the development
+joker read near their label (154 with this step). Chosen on the development
 card sets (melds read exactly, served -> this): `dev_cards` 558 -> 563 of 705, `dev_cards_12mp`
 624 -> 627 of 713, `dev_decks` 422 -> 423 of 555, `syn_cards` val 178 -> 181 of 260, `syn_cards3`
 val 444 -> 444 of 546 (2,226 -> 2,238 of 2,779); joker recall 0.814 -> 0.841 on `dev_cards`,
