@@ -15,6 +15,7 @@ from vision.gaps import (
     UNMARKED_JOKER_CONFIDENCE,
     candidate_boxes,
     fill_gaps,
+    flanked,
     flanked_jokers,
     flanked_places,
     open_end_jokers,
@@ -169,6 +170,20 @@ def test_a_joker_read_between_cards_no_joker_could_join_is_not_taken() -> None:
     dets = _column(100, [100, 130, 190, 220], ["6S", "6H", "6C", "6D"])
     out = flanked_jokers(image, dets, _Reader({160: 0.9}, "JK-card"))
     assert len(out) == 5 and out.codes()[4] == "JK"
+
+
+def test_a_joker_read_between_two_corners_is_judged_by_those_two() -> None:
+    """5H 6H _ 8H 9H beside the corners of a meld that faces the other way, KC 24 px from the
+    place and 5D across it, both nearer than 6H and 8H (30 px): the joker read there is judged
+    with 6H and 8H, which flank it, not with KC and 5D, which no joker joins (session 50; the
+    nearest corners stood in for the flanking pair before)."""
+    meld = replace(_column(100, [100, 130, 190, 220], ["5H", "6H", "8H", "9H"]), up=np.zeros(4))
+    turned = _joined(_column(124, [160], ["KC"]), _column(72, [160], ["5D"]))
+    dets = _joined(meld, replace(turned, up=np.full(2, np.pi, np.float32)))
+    assert flanked(dets, 400, 400)[1] == [("6H", "8H")]
+    out = flanked_jokers(np.zeros((400, 400, 3), np.uint8), dets, _Reader({160: 0.9}, "JK-card"))
+    assert len(out) == 7 and out.codes()[6] == "JK"
+    assert out.centres[6].tolist() == [100.0, 160.0]
 
 
 def test_only_a_place_with_a_card_beyond_it_in_line_is_looked_at() -> None:
