@@ -1,13 +1,13 @@
 """Game knowledge: a meld that reads invalid may hold a misread piece.
 
 Each piece comes with its classifier's probabilities. When a meld's most likely reading is not
-a valid meld, the doubtful pieces (second choice at least ``DOUBT``) are tried with their next
-likeliest faces, up to ``MAX_CHANGES`` at once; the valid reading of highest joint probability
-wins if it costs less than ``MAX_COST`` in log-probability. A run 5H 6H ?H 8H whose third piece
-reads 7D (0.55) or 7H (0.40) thus reads 7H. A run read half in one suit and half in its twin
-(clubs and spades) may need more changes: it is also read in one suit (:func:`_one_suit`).
-Pieces whose final reading stays below ``SURE`` are reported as uncertain, never silently
-guessed.
+a valid meld, the doubtful pieces (second choice at least as likely as the kind's
+:data:`REACH` says) are tried with their next likeliest faces, up to ``MAX_CHANGES`` at once;
+the valid reading of highest joint probability wins if it costs no more than the reach allows in
+log-probability. A run 5H 6H ?H 8H whose third piece reads 7D (0.55) or 7H (0.40) thus reads
+7H. A run read half in one suit and half in its twin (clubs and spades) may need more changes:
+it is also read in one suit (:func:`_one_suit`). Pieces whose final reading stays below
+``SURE`` are reported as uncertain, never silently guessed.
 
 Two melds laid end to end in one row can come out of grouping as one chain. A chain that reads
 invalid is split where its pieces lie at least ``SPLIT_GAP`` times further apart than its
@@ -44,21 +44,62 @@ from scorer import (
 from vision.classes import ALL_FACES, NUMBERS
 from vision.classes import PieceKind as FaceKind
 
-DOUBT = 0.03
 MAX_CHANGES = 3
 """Session 15 (``MAX_CHANGES`` 2 -> 3, on the same readings): melds read exactly, val scenes
 607 -> 609 of 860, test scenes 862 -> 865 of 1,100 (cards 425 -> 428, tiles unchanged), real
 tiles unchanged; invalid melds made by swapping one piece of a read meld for a piece read
 elsewhere and called valid after repair: 40 -> 40 of 1,756 (cards), 13 -> 13 of 664 (tiles).
 Reading the 4th and 5th likeliest faces too (``TOP_K`` 5) read 4 more test card melds and one
-tile meld fewer, and called 65 and 17 of those invalid melds valid: not taken."""
+tile meld fewer, and called 65 and 17 of those invalid melds valid: not taken (cards read five
+since session 50, measured on the melds the generator lays flawed: :data:`REACH`)."""
 THREE_AMONG = 8
 """Three pieces are changed together only among the meld's 8 most doubtful ones (by their
 second choice's probability): a row of 20 doubtful pieces took 4.5 s with every triple tried,
 0.6 s so (0.4 s with two changes at most). On the 777 val and test scenes grouping and judging
 took 8.6 -> 9.1 ms a photo on average, 105 -> 190 ms at worst."""
-TOP_K = 3
-MAX_COST = 4.0
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """How far a repair reaches into a piece's less likely faces, for one kind of piece."""
+
+    doubt: float
+    """A piece whose second face is at least this likely is doubtful: it may be read again."""
+    faces: int
+    """A doubtful piece may be read as any of its likeliest ``faces`` faces (the first too)..."""
+    cost: float
+    """...where the reading costs at most this in log-probability, all changes together."""
+
+
+REACH = {PieceKind.CARDS: Reach(0.02, 5, 5.0), PieceKind.TILES: Reach(0.03, 3, 4.0)}
+"""How far a repair reaches, by kind. Cards since session 50: the changed faces at least e^-5,
+about 1/150, times as likely as those read, from a piece's five likeliest faces (0.03, three
+and e^-4, 1/55, before, as tiles still are).
+
+Chosen on cached readings of the five development card sets (`dev_cards`, `dev_cards_12mp`,
+`dev_decks`, `syn_cards` and `syn_cards3` val; `runs/repsweep50.py`, gitignored). The card
+classifier's misread small corners often hold the true face fourth or fifth, or second at
+0.02-0.03 (4H 5H 6H 7H 8H 9H with the 8H read KH 0.64, 8H 0.02). Melds read exactly 2,238 ->
+2,257 of 2,779 (22 gained, every one a misread mended; 2 lost, both laid flawed: JD QD AD read
+AD QD KD), `dev_decks` 423 -> 426; of the 2,019 melds laid valid, those a scanned meld on them
+calls invalid 145 -> 122; of the 760 laid flawed, those called valid 45 -> 49. Other settings
+(melds; flawed called valid): five faces alone 2,246 (46); the cost 5 alone 2,245 (47); ten
+faces 2,250 (51); cost 6, 2,243-2,245 (65-69), the flawed melds' pieces read as they were laid
+giving way. Held out (read after the choice): `test_cards` 569 -> 570 of 696, `test_cards_12mp`
+611 -> 618 of 707, `test_decks` 452 -> 455 of 600, `test_decks_12mp` 499 -> 498 of 620; flawed
+melds called valid 48 -> 53 of 737, valid melds called invalid 134 -> 116 of 1,886.
+
+Tiles read near enough surely that the bolder reach gains them nothing: `dev_tiles` and
+`dev_tiles_12mp` read the same melds at 0.02 and five faces (1,494 of 1,519) and one fewer at
+cost 5 (B7 B8 B9 B10 B11 JK B12, a joker laid out of place, read B13 JK B11 ... as a valid
+run); held out at 0.02 and five faces, `test_tiles_12mp` one meld more and `test_tile_fonts`
+one fewer, and 3 more flawed melds called valid. They keep the reach they had."""
+TOP_K = max(reach.faces for reach in REACH.values())
+"""How many of its likeliest faces a piece's reading keeps (:class:`Choice`)."""
+THREE_FACES = 3
+"""Where three pieces change at once, each is read only as its second or third face: with five
+each, a row of doubtful cards took up to 0.9 s to judge (on the development card sets, photos
+whose judging took over 0.1 s 17 -> 25, and one meld more)."""
 SURE = 0.6
 JOKER_GAPS_KEPT = True
 """A row of cards is never split at a step beside a card joker (session 39): the joker's box,
@@ -158,7 +199,7 @@ reading, and no meld is called valid that was not: the verdict is still taken as
 
 Session 26, cached readings of session 25's models, melds read exactly: chosen on `dev_cards`
 516 -> 520 of 632 and `dev_tiles` 738 -> 738 of 758 (`dev_tiles_12mp` 737 -> 736). Costs of 2-4
-read the same (1: a meld fewer), so ``MAX_COST`` is kept; 1, 2 or 3 changes at once read the
+read the same (1: a meld fewer), so the cost bound (4) is kept; 1, 2 or 3 changes at once read the
 same. Grouping `dev_cards`' photos, timed while another evaluation shared the cores: 25 ms on
 average and 0.5 s at worst before this search; with it, 21 ms and 0.6 s at 2 changes, 35 ms and
 1.4 s at 3. Held out: `test_cards` 494 -> 495 of 626, `test_cards_12mp` 538 -> 543 of 645,
@@ -195,21 +236,26 @@ def _changes(
     max_changes: int = MAX_CHANGES,
 ) -> tuple[float, list[str], list[float], Verdict, tuple[int, ...]] | None:
     """The likeliest reading valid under ``rules`` (as laid out, or in some order) that changes
-    up to ``max_changes`` doubtful pieces, or reads the meld in one suit, within ``MAX_COST``."""
-    doubtful = [i for i, c in enumerate(choices) if len(c.options) > 1 and c.options[1][1] >= DOUBT]
+    up to ``max_changes`` doubtful pieces, or reads the meld in one suit, within the kind's
+    :data:`REACH`."""
+    reach = REACH[rules.pieces]
+    doubtful = [
+        i for i, c in enumerate(choices) if len(c.options) > 1 and c.options[1][1] >= reach.doubt
+    ]
     best: tuple[float, list[str], list[float], Verdict, tuple[int, ...]] | None = None
     for n in range(1, min(max_changes, len(doubtful)) + 1):
         if n >= 3:
             doubtful = sorted(doubtful, key=lambda i: -choices[i].options[1][1])[:THREE_AMONG]
             doubtful.sort()
         for where in itertools.combinations(doubtful, n):
-            alternatives = [choices[i].options[1:TOP_K] for i in where]
+            faces = reach.faces if n < 3 else min(reach.faces, THREE_FACES)
+            alternatives = [choices[i].options[1:faces] for i in where]
             for picks in itertools.product(*alternatives):
                 cost = sum(
                     math.log(max(choices[i].options[0][1], 1e-9)) - math.log(max(p, 1e-9))
                     for i, (_code, p) in zip(where, picks, strict=True)
                 )
-                if cost > MAX_COST or (best is not None and cost >= best[0]):
+                if cost > reach.cost or (best is not None and cost >= best[0]):
                     continue
                 trial = list(codes)
                 trial_p = list(probs)
@@ -223,7 +269,7 @@ def _changes(
                 wilds = Counter(str(q) for q, wild in taken if wild)
                 made = wilds & Counter(trial[i] for i in where)
                 cost += WILD_PENALTY * sum(made.values())
-                if cost <= MAX_COST and (best is None or cost < best[0]):
+                if cost <= reach.cost and (best is None or cost < best[0]):
                     best = (cost, trial, trial_p, verdict, where)
         if best is not None:
             break
@@ -259,7 +305,7 @@ def _natural(choices: Sequence[Choice], reading: MeldReading, rules: Rules) -> M
         code = reading.codes[i]
         if code != "JK" and "2" not in _marks(code, rules.pieces is PieceKind.TILES):
             continue
-        for alt, p in choice.options[:TOP_K]:
+        for alt, p in choice.options[: REACH[rules.pieces].faces]:
             if alt == code:
                 continue
             cost = math.log(max(reading.probabilities[i], 1e-9)) - math.log(max(p, 1e-9))

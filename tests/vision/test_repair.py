@@ -129,6 +129,31 @@ def test_tiles_too() -> None:
     assert reading.codes == ("R6", "R7", "R8")
 
 
+def test_a_small_corner_misread_is_mended_from_its_fourth_or_fifth_face() -> None:
+    """Session 50 (`dev_cards` 000197): 4H 5H 6H 7H 8H 9H with the 8H read KH at 0.64 and 8H
+    at 0.02, and a card whose true face is its fifth likeliest; the served repair had looked at
+    second faces of 0.03 and up, and three faces a piece."""
+    eight = Choice((("KH", 0.64), ("8H", 0.02), ("6H", 0.01)))
+    meld = [sure("4H"), sure("5H"), sure("6H"), sure("7H"), eight, sure("9H")]
+    reading = read_meld(meld, RULES)
+    assert reading.codes == ("4H", "5H", "6H", "7H", "8H", "9H") and reading.repaired == (4,)
+    fifth = Choice((("QD", 0.5), ("QH", 0.2), ("KD", 0.1), ("3D", 0.05), ("JD", 0.02)))
+    reading = read_meld([sure("9D"), sure("10D"), fifth, sure("QD")], RULES)
+    assert reading.codes == ("9D", "10D", "JD", "QD") and reading.repaired == (2,)
+
+
+def test_a_repair_costs_cards_up_to_e5_and_tiles_up_to_e4() -> None:
+    """A face 1/90 as likely as the one read (log-cost 4.5) mends a card meld but not a tile
+    meld: on `dev_tiles` a joker laid out of place, B7 ... B11 JK B12, read B12 as B13 at cost 5
+    and was called a valid run (session 50)."""
+    far = Choice((("7D", 0.9), ("7C", 0.05), ("7H", 0.01)))
+    reading = read_meld([sure("5H"), sure("6H"), far, sure("8H")], RULES)
+    assert reading.codes == ("5H", "6H", "7H", "8H") and reading.verdict.valid
+    tile = Choice((("B8", 0.9), ("Y8", 0.05), ("R8", 0.01)))
+    reading = read_meld([sure("R6"), sure("R7"), tile], Rules.preset("burako-003"))
+    assert reading.codes == ("R6", "R7", "B8") and not reading.verdict.valid
+
+
 TILES = Rules.preset("burako-003")
 
 
