@@ -179,6 +179,36 @@ _TEXT: dict[str, tuple[str, str, str, str, str]] = {
         "pročitani ili nedostaju. Pošaljite fotografiju u punoj veličini (ne minijaturu ni "
         "smanjenu kopiju).",
     ),
+    "scan.doubt": (
+        "Pieces marked ? were read uncertainly: check them against the photo and tap one to "
+        "correct it.",
+        "I pezzi segnati con ? sono stati letti con incertezza: controllali sulla foto e "
+        "toccane uno per correggerlo.",
+        "Las piezas marcadas con ? se leyeron con dudas: comparalas con la foto y tocá una para "
+        "corregirla.",
+        "פריטים המסומנים ב-? נקראו בחוסר ודאות: בדקו אותם מול התמונה והקישו על פריט כדי לתקן אותו.",
+        "Komadi označeni s ? pročitani su nesigurno: provjerite ih na fotografiji i dodirnite "
+        "komad da ga ispravite.",
+    ),
+    "scan.doubt_piece": (
+        "Read uncertainly: check it against the photo",
+        "Letto con incertezza: controllalo sulla foto",
+        "Leído con dudas: comparalo con la foto",
+        "נקרא בחוסר ודאות: בדקו מול התמונה",
+        "Pročitano nesigurno: provjerite na fotografiji",
+    ),
+    "check.doubt": (
+        "Read uncertainly (marked ?): compare with the photo, and if one is wrong, correct the "
+        "meld above and check again:",
+        "Letti con incertezza (segnati con ?): confrontali con la foto e, se uno è sbagliato, "
+        "correggi la combinazione qui sopra e verifica di nuovo:",
+        "Leídas con dudas (marcadas con ?): comparalas con la foto y, si alguna está mal, "
+        "corregí el juego de arriba y verificá de nuevo:",
+        "נקראו בחוסר ודאות (מסומנים ב-?): השוו מול התמונה, ואם אחד מהם שגוי, תקנו את הסדרה "
+        "למעלה ובדקו שוב:",
+        "Pročitano nesigurno (označeno s ?): usporedite s fotografijom i, ako je nešto krivo, "
+        "ispravite kombinaciju iznad i provjerite ponovno:",
+    ),
     "round.melds": ("Melds", "Combinazioni", "Juegos", "סדרות", "Kombinacije"),
     "round.add_meld": (
         "Type a meld",

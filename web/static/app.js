@@ -67,14 +67,22 @@ function pieceLabel(code) {
   return code.slice(1);
 }
 
-function pieceChip(code, attrs = {}) {
+/* A piece's chip; `doubt` marks a piece the scanner read uncertainly (`uncertain` of /api/scan). */
+function pieceChip(code, attrs = {}, doubt = false) {
   const suit = code.slice(-1);
   let cls = "chip";
   if (code === "JK") cls += " joker";
   else if (SUITS[suit]) cls += suit === "H" || suit === "D" ? " red" : " black";
   else cls += " tile-" + (COLOURS[code[0]] || "black");
+  if (doubt) {
+    cls += " doubt";
+    attrs = { title: t("scan.doubt_piece"), ...attrs };
+  }
   return el("button", { type: "button", class: cls, "data-code": code, ...attrs }, pieceLabel(code));
 }
+
+/* The indexes of a scan's pieces it read uncertainly, as a set. */
+const uncertainOf = (scan) => new Set((scan && scan.uncertain) || []);
 
 /* What a scan says of its photo that is worth taking it again for (the flags of /api/scan), in
    the order the notices are shown; each is a p.notice classed by its flag, hyphenated. */
@@ -325,6 +333,9 @@ function roundPage() {
     if (side.busy) box.append(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     if (side.error) box.append(el("p", { class: "error" }, side.error));
     box.append(...noticeNodes(side.notices));
+    if (side.pieces.some((piece) => piece.uncertain && !piece.deleted)) {
+      box.append(el("p", { class: "notice doubt" }, t("scan.doubt")));
+    }
     if (side.photo) box.append(renderPhoto(side, s));
 
     box.append(el("h3", {}, t("round.melds")));
@@ -335,7 +346,7 @@ function roundPage() {
       const chips = el("div", { class: "chips" });
       meld.forEach((i, k) => chips.append(pieceChip(side.pieces[i].code, {
         onclick: () => openPicker(s, i, m, k),
-      })));
+      }, side.pieces[i].uncertain)));
       chips.append(el("button", { type: "button", class: "chip add", "aria-label": t("round.add_piece"),
         onclick: () => openPicker(s, null, m, meld.length) }, "+"));
       chips.prepend(el("span", { class: "meld-no" }, String(m + 1)));
@@ -355,7 +366,7 @@ function roundPage() {
     const found = foundHands(side);
     for (const hand of found) {
       const chips = el("div", { class: "chips" });
-      for (const i of hand) chips.append(pieceChip(side.pieces[i].code, { onclick: () => openPicker(s, i, null, null) }));
+      for (const i of hand) chips.append(pieceChip(side.pieces[i].code, { onclick: () => openPicker(s, i, null, null) }, side.pieces[i].uncertain));
       box.append(el("div", { class: "meld found-hand" },
         el("p", { class: "small muted" }, t("round.found_hand")), chips,
         el("button", { type: "button", class: "to-hand", onclick: () => countAsHand(s, hand) }, t("round.to_hand"))));
@@ -365,7 +376,7 @@ function roundPage() {
     if (loose.length) {
       const row = el("div", { class: "meld loose" }, el("p", { class: "small muted" }, t("round.unassigned")));
       const chips = el("div", { class: "chips" });
-      for (const i of loose) chips.append(pieceChip(side.pieces[i].code, { onclick: () => openPicker(s, i, null, null) }));
+      for (const i of loose) chips.append(pieceChip(side.pieces[i].code, { onclick: () => openPicker(s, i, null, null) }, side.pieces[i].uncertain));
       row.append(chips);
       box.append(row);
     }
@@ -414,9 +425,10 @@ function roundPage() {
     /* A piece's box and label; `kind` is its class after "box". */
     const boxed = (piece, kind) => {
       const [x1, y1, x2, y2] = piece.box;
-      const g = svgEl(svg, "g", { class: `box ${kind}`, "data-code": piece.code });
+      const doubt = piece.uncertain ? " doubt" : "";
+      const g = svgEl(svg, "g", { class: `box ${kind}${doubt}`, "data-code": piece.code });
       g.append(svgEl(svg, "rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, "stroke-width": stroke }),
-        svgEl(svg, "text", { x: x1, y: Math.max(y1 - stroke, stroke * 8), "font-size": Math.max(14, width / 45) }, pieceLabel(piece.code)));
+        svgEl(svg, "text", { x: x1, y: Math.max(y1 - stroke, stroke * 8), "font-size": Math.max(14, width / 45) }, pieceLabel(piece.code) + (doubt ? "?" : "")));
       svg.append(g);
       return g;
     };
@@ -479,7 +491,8 @@ function roundPage() {
       side.photo = photo;
       if (!photo.scan) return;
       const base = side.pieces.length;
-      for (const piece of photo.scan.pieces) side.pieces.push({ code: piece.code, box: piece.box });
+      const doubt = uncertainOf(photo.scan);
+      photo.scan.pieces.forEach((piece, k) => side.pieces.push({ code: piece.code, box: piece.box, uncertain: doubt.has(k) }));
       const added = photo.scan.melds.map((meld) => ({ meld: meld.pieces.map((i) => base + i), facing: meld.facing }));
       for (const { meld } of added) side.melds.push(meld);
       side.away = facingAway(added);
@@ -567,6 +580,7 @@ function roundPage() {
         else side.melds[m].splice(position, 0, i);
       } else {
         side.pieces[index].code = code;
+        side.pieces[index].uncertain = false; // set by hand: no longer a doubt
       }
       dialog.close();
       render();
@@ -691,10 +705,12 @@ function checkPage() {
   const photo = $("#check-photo");
 
   let notices = []; // what the scan said of the photo the meld was read from (SCAN_NOTICES)
-  $("#meld").addEventListener("input", () => { notices = []; }); // typed: no photo to retake
+  let doubts = []; // the codes of the meld's pieces the scan read uncertainly
+  $("#meld").addEventListener("input", () => { notices = []; doubts = []; }); // typed by hand
   photo.addEventListener("change", async () => {
     if (!photo.files[0]) return;
     notices = [];
+    doubts = [];
     out.hidden = false;
     out.replaceChildren(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     const body = new FormData();
@@ -703,7 +719,10 @@ function checkPage() {
     try {
       const scan = await api("POST", "/api/scan", body);
       notices = scanNotices(scan);
-      const meld = scan.melds.length ? scan.melds[0].pieces.map((i) => scan.pieces[i].code) : scan.pieces.map((p) => p.code);
+      const read = scan.melds.length ? scan.melds[0].pieces : scan.pieces.map((p, i) => i);
+      const meld = read.map((i) => scan.pieces[i].code);
+      const uncertain = uncertainOf(scan);
+      doubts = read.filter((i) => uncertain.has(i)).map((i) => scan.pieces[i].code);
       $("#meld").value = meld.join(" ");
       $("#ordered").checked = scan.melds.length > 0;
       form.requestSubmit();
@@ -719,11 +738,18 @@ function checkPage() {
     out.hidden = false;
     try {
       const verdict = await api("POST", "/api/check", { rules, pieces, ordered: $("#ordered").checked });
+      const unsure = [...doubts]; // each doubtful code marks one chip
+      const doubtful = (code) => {
+        const k = unsure.indexOf(code);
+        if (k >= 0) unsure.splice(k, 1);
+        return k >= 0;
+      };
       const nodes = [
         el("p", { class: "big " + (verdict.valid ? "ok" : "bad"), id: "verdict-title" }, verdict.valid ? t("check.valid") : t("check.invalid")),
-        el("div", { class: "chips" }, verdict.reading.map((r) => pieceChip(r.piece, { title: r.wild ? `= ${r.as}` : r.as, disabled: true }))),
+        el("div", { class: "chips" }, verdict.reading.map((r) => pieceChip(r.piece, { title: r.wild ? `= ${r.as}` : r.as, disabled: true }, doubtful(r.piece)))),
         el("p", { id: "verdict-reason" }, verdictText(verdict)),
       ];
+      if (doubts.length) nodes.push(el("p", { class: "notice doubt" }, `${t("check.doubt")} ${doubts.map(pieceLabel).join(" ")}`));
       nodes.unshift(...noticeNodes(notices));
       const piece = splitCodes($("#add-piece").value)[0];
       if (piece && verdict.valid) {
