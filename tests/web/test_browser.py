@@ -517,7 +517,15 @@ def test_a_photo_settles_a_dispute_and_another_counts_a_hand(server: str, page: 
     p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
     typed = p.input_value("#meld").split()  # type: ignore[attr-defined]
     assert len(typed) >= 3 and all(c[0] in "KRBY" or c == "JK" for c in typed)
-    assert p.locator("#verdict .chips .chip").count() == len(typed)  # type: ignore[attr-defined]
+    assert p.locator("#verdict > .chips .chip").count() == len(typed)  # type: ignore[attr-defined]
+    # the photo's other melds (it shows several) are offered, each a tap away from its verdict
+    other = p.locator("#verdict .other-meld").first  # type: ignore[attr-defined]
+    codes = " ".join(c.get_attribute("data-code") for c in other.locator(".chip").all())
+    other.locator("button.check-other").click()
+    p.wait_for_function(f"() => document.querySelector('#meld').value === {codes!r}")  # type: ignore[attr-defined]
+    p.locator("#verdict > .chips .chip").nth(len(codes.split()) - 1).wait_for()  # type: ignore[attr-defined]
+    shown = p.locator("#verdict .other-meld .chip")  # type: ignore[attr-defined]
+    assert typed == [c.get_attribute("data-code") for c in shown.all()][: len(typed)]
 
     p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
     burako_round_for_ada_and_bo(p)
@@ -615,15 +623,11 @@ KEEP_SCAN = """
 const realFetch = window.fetch;
 window.fetch = async (...args) => {
   const answer = await realFetch(...args);
-  if (!/\\/(api\\/scan|photos)$/.test(String(args[0])) || !answer.ok) return answer;
-  const body = await answer.json();
-  const scan = body.scan || body;  // a round's photo carries its scan
-  const doubt = new Set(scan.uncertain);
-  const held = (meld) => (meld.pieces.some((i) => doubt.has(i)) ? 1 : 0);
-  scan.melds.sort((a, b) => held(b) - held(a));  // the dispute page reads the first meld
-  window.scanned = scan;
-  const headers = { "Content-Type": "application/json" };
-  return new Response(JSON.stringify(body), { status: answer.status, headers });
+  if (/\\/(api\\/scan|photos)$/.test(String(args[0])) && answer.ok) {
+    const body = await answer.clone().json();
+    window.scanned = body.scan || body;  // a round's photo carries its scan
+  }
+  return answer;
 };
 """
 
@@ -641,10 +645,10 @@ def blurred_fan(tmp_path: Path) -> Path:
 def test_pieces_read_uncertainly_are_marked_until_set_by_hand(
     server: str, page: object, tmp_path: Path
 ) -> None:
-    """The real scan of a real photo (its melds put in another order by the test, so that the
-    dispute page reads one holding a piece read uncertainly): the pieces the scan calls
-    uncertain are marked "?" on the dispute page and in a round, chips and boxes alike, with a
-    notice; a piece set by hand is no longer marked."""
+    """The real scan of a real photo (kept by the test as the page got it): the pieces it calls
+    uncertain are marked "?" on the dispute page, in the meld checked and in the photo's other
+    melds offered beside it, and in a round, chips and boxes alike, with a notice; a piece set
+    by hand is no longer marked."""
     p = page
     p.add_init_script(KEEP_SCAN)  # type: ignore[attr-defined]
     photo = blurred_fan(tmp_path)
@@ -652,19 +656,41 @@ def test_pieces_read_uncertainly_are_marked_until_set_by_hand(
     p.set_input_files("#check-photo", str(photo))  # type: ignore[attr-defined]
     p.locator("#verdict-title").wait_for(timeout=60_000)  # type: ignore[attr-defined]
     scan = p.evaluate("window.scanned")  # type: ignore[attr-defined]
-    meld = scan["melds"][0]["pieces"]
-    doubts = [scan["pieces"][i]["code"] for i in meld if i in scan["uncertain"]]
-    assert doubts, "the blurred fan no longer reads a meld with a piece in doubt"
-    marked = p.locator("#verdict .chips .chip.doubt")  # type: ignore[attr-defined]
-    assert sorted(
-        marked.nth(i).get_attribute("data-code") for i in range(marked.count())
-    ) == sorted(doubts)
+    codes = lambda meld: [scan["pieces"][i]["code"] for i in meld["pieces"]]  # noqa: E731
+    doubts = {
+        " ".join(codes(m)): sorted(
+            scan["pieces"][i]["code"] for i in m["pieces"] if i in scan["uncertain"]
+        )
+        for m in scan["melds"]
+    }
+    assert any(doubts.values()), "the blurred fan no longer reads a meld with a piece in doubt"
+    verdict_marks = lambda: sorted(  # noqa: E731
+        c.get_attribute("data-code")
+        for c in p.locator("#verdict > .chips .chip.doubt").all()  # type: ignore[attr-defined]
+    )
+    checked = p.input_value("#meld")  # type: ignore[attr-defined]
+    assert verdict_marks() == doubts[checked]
+    others = p.locator("#verdict .other-meld")  # type: ignore[attr-defined]
+    assert others.count() == len(scan["melds"]) - 1  # every other meld a tap away
+    for row in others.all():
+        shown = " ".join(c.get_attribute("data-code") for c in row.locator(".chip").all())
+        marked = sorted(c.get_attribute("data-code") for c in row.locator(".chip.doubt").all())
+        assert marked == doubts[shown]
+    if not doubts[checked]:  # check the meld that holds a doubt instead
+        row = p.locator("#verdict .other-meld", has=p.locator(".chip.doubt")).first  # type: ignore[attr-defined]
+        wanted = " ".join(c.get_attribute("data-code") for c in row.locator(".chip").all())
+        row.locator("button.check-other").click()
+        p.wait_for_function(f"() => document.querySelector('#meld').value === {wanted!r}")  # type: ignore[attr-defined]
+        p.locator("#verdict-title").wait_for()  # type: ignore[attr-defined]
+        p.wait_for_function("() => document.querySelector('#verdict > .chips .chip.doubt')")  # type: ignore[attr-defined]
+        checked = wanted
+    assert verdict_marks() == doubts[checked]
     assert p.locator("#verdict p.notice.doubt").inner_text().startswith("Read uncertainly")  # type: ignore[attr-defined]
     shot(p, "check-doubt")
     p.fill("#meld", "5H 6H 7H")  # type: ignore[attr-defined]  # typed by hand: nothing in doubt
     p.click("#check-form button[type=submit]")  # type: ignore[attr-defined]
     p.locator("#verdict-title", has_text=re.compile("^Valid$")).wait_for()  # type: ignore[attr-defined]
-    assert p.locator("#verdict .chip.doubt, #verdict p.notice.doubt").count() == 0  # type: ignore[attr-defined]
+    assert verdict_marks() == [] and p.locator("#verdict p.notice.doubt").count() == 0  # type: ignore[attr-defined]
 
     p.goto(f"{server}/games/new?lang=en")  # type: ignore[attr-defined]
     burako_round_for_ada_and_bo(p, preset="burraco-fibur")

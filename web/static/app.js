@@ -84,6 +84,16 @@ function pieceChip(code, attrs = {}, doubt = false) {
 /* The indexes of a scan's pieces it read uncertainly, as a set. */
 const uncertainOf = (scan) => new Set((scan && scan.uncertain) || []);
 
+/* Says, chip by chip, whether a code is one of `doubts`: each doubtful code marks one chip. */
+function doubtMarker(doubts) {
+  const left = [...doubts];
+  return (code) => {
+    const k = left.indexOf(code);
+    if (k >= 0) left.splice(k, 1);
+    return k >= 0;
+  };
+}
+
 /* What a scan says of its photo that is worth taking it again for (the flags of /api/scan), in
    the order the notices are shown; each is a p.notice classed by its flag, hyphenated. */
 const SCAN_NOTICES = ["shaken", "afar", "low_resolution", "colourless"];
@@ -706,11 +716,42 @@ function checkPage() {
 
   let notices = []; // what the scan said of the photo the meld was read from (SCAN_NOTICES)
   let doubts = []; // the codes of the meld's pieces the scan read uncertainly
-  $("#meld").addEventListener("input", () => { notices = []; doubts = []; }); // typed by hand
+  let photoMelds = []; // the photo's melds ({codes, doubts, ordered}), the one nearest its centre first
+  let current = -1; // the one checked (-1: a meld typed)
+  $("#meld").addEventListener("input", () => { notices = []; doubts = []; current = -1; }); // typed by hand
+
+  /* Check the photo's meld k. */
+  function checkMeld(k) {
+    current = k;
+    $("#meld").value = photoMelds[k].codes.join(" ");
+    doubts = photoMelds[k].doubts;
+    $("#ordered").checked = photoMelds[k].ordered;
+    form.requestSubmit();
+  }
+
+  /* The photo's melds, the one nearest its centre (the meld the photo was aimed at) first; a
+     photo of no meld gives its pieces as one. */
+  function meldsOf(scan) {
+    const uncertain = uncertainOf(scan);
+    const read = (pieces, ordered) => ({
+      codes: pieces.map((i) => scan.pieces[i].code),
+      doubts: pieces.filter((i) => uncertain.has(i)).map((i) => scan.pieces[i].code),
+      ordered,
+    });
+    if (!scan.melds.length) return [read(scan.pieces.map((p, i) => i), false)];
+    const off = (meld) => {
+      const centres = meld.pieces.map((i) => scan.pieces[i].box).map(([x1, y1, x2, y2]) => [(x1 + x2) / 2, (y1 + y2) / 2]);
+      const [x, y] = centres.reduce(([a, b], [c, d]) => [a + c / centres.length, b + d / centres.length], [0, 0]);
+      return Math.hypot(x - scan.width / 2, y - scan.height / 2);
+    };
+    return scan.melds.map((meld) => [off(meld), meld]).sort((a, b) => a[0] - b[0]).map(([, meld]) => read(meld.pieces, true));
+  }
+
   photo.addEventListener("change", async () => {
     if (!photo.files[0]) return;
     notices = [];
     doubts = [];
+    photoMelds = [];
     out.hidden = false;
     out.replaceChildren(el("p", { class: "progress" }, el("span", { class: "spinner" }), t("round.reading")));
     const body = new FormData();
@@ -719,13 +760,8 @@ function checkPage() {
     try {
       const scan = await api("POST", "/api/scan", body);
       notices = scanNotices(scan);
-      const read = scan.melds.length ? scan.melds[0].pieces : scan.pieces.map((p, i) => i);
-      const meld = read.map((i) => scan.pieces[i].code);
-      const uncertain = uncertainOf(scan);
-      doubts = read.filter((i) => uncertain.has(i)).map((i) => scan.pieces[i].code);
-      $("#meld").value = meld.join(" ");
-      $("#ordered").checked = scan.melds.length > 0;
-      form.requestSubmit();
+      photoMelds = meldsOf(scan);
+      checkMeld(0);
     } catch (error) {
       out.replaceChildren(el("p", { class: "error" }, error.message));
     }
@@ -738,12 +774,7 @@ function checkPage() {
     out.hidden = false;
     try {
       const verdict = await api("POST", "/api/check", { rules, pieces, ordered: $("#ordered").checked });
-      const unsure = [...doubts]; // each doubtful code marks one chip
-      const doubtful = (code) => {
-        const k = unsure.indexOf(code);
-        if (k >= 0) unsure.splice(k, 1);
-        return k >= 0;
-      };
+      const doubtful = doubtMarker(doubts);
       const nodes = [
         el("p", { class: "big " + (verdict.valid ? "ok" : "bad"), id: "verdict-title" }, verdict.valid ? t("check.valid") : t("check.invalid")),
         el("div", { class: "chips" }, verdict.reading.map((r) => pieceChip(r.piece, { title: r.wild ? `= ${r.as}` : r.as, disabled: true }, doubtful(r.piece)))),
@@ -758,6 +789,15 @@ function checkPage() {
           el("p", { class: "big " + (added.allowed ? "ok" : "bad"), id: "add-answer" }, added.allowed ? t("check.yes") : t("check.no")),
           el("p", {}, added.reason));
         if (added.allowed) nodes.push(el("p", {}, `${t("check.becomes")}: `, el("b", {}, added.melds.map((m) => m.join(" ")).join(" | "))));
+      }
+      const others = photoMelds.map((meld, k) => [meld, k]).filter(([, k]) => k !== current);
+      if (others.length) { // the photo's other melds, each a tap away from its own verdict
+        nodes.push(el("h2", {}, t("check.others")), ...others.map(([meld, k]) => {
+          const doubt = doubtMarker(meld.doubts);
+          return el("div", { class: "meld other-meld", "data-meld": k },
+            el("div", { class: "chips" }, meld.codes.map((code) => pieceChip(code, { disabled: true }, doubt(code)))),
+            el("button", { type: "button", class: "check-other", onclick: () => checkMeld(k) }, t("check.this_one")));
+        }));
       }
       out.replaceChildren(...nodes);
     } catch (error) {
