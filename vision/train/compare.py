@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.classes import PIECES
+from vision.classes import CARD_JOKER as CARD_JOKER_FACE
+from vision.classes import PIECES, face_name
 from vision.detections import NUM_FACES
 from vision.recogniser import CARD_MASK, DROP, NOT_A_PIECE, piece_probabilities
 
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
 SETS = ("dev_decks", "dev_cards")
 """The development card sets compared by default: the decks no model trains on, and the tables
 dealt from the decks models train on; no model trains on either set."""
-CARD_JOKER = "JK-card"
-"""A card joker's class name (:data:`vision.classes.PIECES`)."""
+CARD_JOKER = face_name(CARD_JOKER_FACE)
+"""A card joker's class name (:data:`vision.classes.PIECES`): ``JK-card``."""
 NEGATIVES = ("syn_cards", "val")
 """The "not a piece" crops compared as well (mined by ``make train`` with the served detector):
 a net can read more true corners right and keep more false pieces, which true boxes alone
