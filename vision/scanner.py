@@ -553,6 +553,45 @@ def drop_jokers_beside_corners(dets: Detections) -> Detections:
     return dets[~drop]
 
 
+WEAK_BESIDE = 0.75
+WEAK_BESIDE_FLOOR = 0.2
+WEAK_BESIDE_RATIO = 2.0
+"""A card corner read less surely than ``WEAK_BESIDE_FLOOR`` (confidence times probability)
+whose centre lies closer than ``WEAK_BESIDE`` box sizes to a card corner read at least
+``WEAK_BESIDE_RATIO`` times as surely is dropped (:func:`drop_weak_beside_corners`)."""
+
+
+def drop_weak_beside_corners(dets: Detections) -> Detections:
+    """``dets`` without the card corners read weakly right against a corner read surely: the
+    suit pip under an index, or a second box on the same index, read as another card (3S read
+    0.74 with a 9S 0.17 half an index below it). Fan steps keep true neighbours more than an
+    index's size apart; such a box had linked to its index's neighbours as a card of its own,
+    and the runs 2S 3S 4S and 6S 7S 8S 9S of `syn_cards3` val 001259 were left in no meld.
+
+    Session 50, cached readings of the five development card sets (`dev_cards`,
+    `dev_cards_12mp`, `dev_decks`, `syn_cards` and `syn_cards3` val; `runs/weakbeside50.py`,
+    gitignored), melds read exactly 2,257 -> 2,267 of 2,779 (`dev_decks` 426 -> 427). Of the 194
+    boxes dropped, 156 lie on no labelled corner, 11 on one they read wrong, 27 on one they read
+    right, whose surer neighbour lies on the same label. Floors 0.15 / 0.25 / 0.3 read 2,262 /
+    2,264 / 2,262; distances 0.5 / 0.65 / 0.85 / 1.0, 2,260 / 2,262 / 2,267 / 2,262; any surer
+    corner (ratio 1) or three times as sure, 2,267 / 2,268."""
+    if not len(dets):
+        return dets
+    cards = np.flatnonzero(~dets.kind)
+    sure = dets.read_confidence
+    weak = cards[sure[cards] < WEAK_BESIDE_FLOOR]
+    if not len(weak):
+        return dets
+    side = np.sqrt(np.maximum(dets.sizes.prod(axis=1), 1e-9))
+    dist = np.linalg.norm(dets.centres[weak][:, None] - dets.centres[cards][None], axis=2)
+    near = dist / np.sqrt(side[weak][:, None] * side[cards][None]) < WEAK_BESIDE
+    surer = sure[cards][None] >= WEAK_BESIDE_RATIO * sure[weak][:, None]
+    surer &= cards[None] != weak[:, None]  # not itself
+    drop = np.zeros(len(dets), bool)
+    drop[weak[(near & surer).any(axis=1)]] = True
+    return dets[~drop]
+
+
 LONE_JOKER_FLOOR = 0.3
 """A card joker in no meld read less surely than this (confidence times probability) is
 dropped, and the photo grouped again without it: alone, such a reading is more often a court
@@ -676,7 +715,7 @@ def assemble(
     colour: float = math.nan,
 ) -> ScanResult:
     """Group read detections into physical pieces and melds, judge each meld (pure, no model)."""
-    dets = drop_jokers_beside_corners(dets)
+    dets = drop_weak_beside_corners(drop_jokers_beside_corners(dets))
     codes = dets.codes()
     g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces)
     g = grouping.join_at_jokers(g, dets.centres, codes, dets.kind)

@@ -541,6 +541,34 @@ def test_a_joker_read_weakly_against_another_cards_index_is_dropped() -> None:
     assert kept.codes() == ["3D", "4D", "5D", "JK", "JK"]
 
 
+def test_a_corner_read_weakly_against_a_surer_index_is_dropped() -> None:
+    """The suit pip under 3S's index read weakly as 9S (session 50: such a box, its own card to
+    the grouping, broke the run it lay in); a corner read as weakly a fan step from its
+    neighbour, or beside a corner not twice as sure, stays."""
+    from vision.classes import PIECES
+    from vision.detections import Detections
+    from vision.scanner import drop_weak_beside_corners
+
+    # a column 2S 3S 4S (index 12x16, one step 30 px); 9S 8 px below 3S (0.58 box sizes), read
+    # 0.5 x 0.34 = 0.17 against 3S's 0.45; 5S a step below 4S read 0.17 too; 6S 8 px beside 4S,
+    # read 0.17 against 4S's 0.3 (not twice as sure)
+    boxes = np.array(
+        [[0, 0, 12, 16], [0, 30, 12, 46], [0, 60, 12, 76], [0, 38, 12, 54], [0, 90, 12, 106],
+         [8, 60, 20, 76]],
+        np.float32,
+    )  # fmt: skip
+    dets = Detections.from_boxes(boxes, np.full(6, 0.5), np.zeros(6))
+    faces = np.zeros((6, dets.faces.shape[1]), np.float32)
+    for row, (code, p) in enumerate(
+        [("2S", 0.9), ("3S", 0.9), ("4S", 0.6), ("9S", 0.34), ("5S", 0.34), ("6S", 0.34)]
+    ):
+        faces[row, PIECES.names.index(code)] = p
+    kept = drop_weak_beside_corners(dets.with_faces(faces))
+    assert kept.codes() == ["2S", "3S", "4S", "5S", "6S"]
+    tiles = Detections.from_boxes(boxes, np.full(6, 0.5), np.full(6, 2))  # tiles: never
+    assert len(drop_weak_beside_corners(tiles.with_faces(faces))) == 6
+
+
 def test_corners_looked_for_past_the_melds_are_true_cards_of_the_real_fans(
     scanner: Scanner, real: Path
 ) -> None:
