@@ -838,6 +838,29 @@ def test_a_joker_read_weakly_in_a_meld_is_kept() -> None:
     ]
 
 
+@pytest.mark.parametrize("joker_confidence", [0.3, 0.9])
+def test_a_weak_joker_chained_to_one_card_alone_is_dropped(joker_confidence: float) -> None:
+    """A sure run 5H 6H 7H, and apart a 4H with a joker read one step below it: read weakly
+    (0.3 x 0.9 < ``LONE_JOKER_FLOOR``) the joker is a picture on a card, as one alone is, and
+    goes (session 50: "4H JK" had split a run in three); read surely it stays with the 4H."""
+    from vision.detections import Detections
+    from vision.scanner import ScanKind, assemble
+
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), *_column(300, 100, ["4H", "7H"])]
+    centres, sizes, codes, _ = _arrays(boxes)
+    xyxy = np.hstack([centres - sizes / 2, centres + sizes / 2])
+    conf = np.array([0.9, 0.9, 0.9, 0.9, joker_confidence], np.float32)
+    dets = Detections.from_boxes(xyxy, conf, np.array([0, 0, 0, 0, 1]))
+    faces = _faces(codes, {4: {"JK-card": 0.9}})
+    result = assemble(dets.with_faces(faces), ScanKind.CARDS, None, "", 600, 600, {}, 0.0)
+    melds = [" ".join(result.pieces[i].code for i in m.pieces) for m in result.melds]
+    if joker_confidence < 0.5:
+        assert [p.code for p in result.pieces] == ["5H", "6H", "7H", "4H"]
+        assert melds == ["5H 6H 7H"]
+    else:
+        assert sorted(melds) == ["4H JK", "5H 6H 7H"]
+
+
 def test_a_copy_read_with_no_other_face_left_stays_as_read() -> None:
     # nothing else to read it as: the four 7S stay, none becomes some face of nothing
     melds, lone = _codes(_copies_scan({}, only=True))
