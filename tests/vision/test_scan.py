@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 
 from vision.classes import Face, PieceKind
+from vision.detections import Detections
 from vision.errors import UnreadablePhotoError
 from vision.result import ScanResult
 from vision.scanner import Scanner
@@ -516,26 +517,33 @@ def test_weakly_read_detections_are_dropped_before_grouping() -> None:
     assert kept.xyxy[:, 0].tolist() == [0, 40]
 
 
-def test_a_joker_read_weakly_against_another_cards_index_is_dropped() -> None:
+def _read_boxes(
+    boxes: list[list[float]], reads: list[tuple[str, float]], coarse: int = 0
+) -> Detections:
+    """Detections at ``boxes`` (detector score 0.5, coarse class ``coarse``), each read as its
+    code with its probability (``JK`` a card joker)."""
     from vision.classes import PIECES
-    from vision.detections import Detections
+
+    xyxy = np.array(boxes, np.float32)
+    dets = Detections.from_boxes(xyxy, np.full(len(xyxy), 0.5), np.full(len(xyxy), coarse))
+    faces = np.zeros((len(xyxy), dets.faces.shape[1]), np.float32)
+    for row, (code, p) in enumerate(reads):
+        faces[row, PIECES.names.index("JK-card" if code == "JK" else code)] = p
+    return dets.with_faces(faces)
+
+
+def test_a_joker_read_weakly_against_another_cards_index_is_dropped() -> None:
     from vision.scanner import drop_jokers_beside_corners
 
     # a column 3D 4D 5D (index 12x16, one step 30 px), a box against 4D's index (a pip, 8 px
     # off: 0.58 box sizes), one against 5D read surely as a joker, one a fan step below 5D read
     # weakly as one
-    boxes = np.array(
+    dets = _read_boxes(
         [[0, 0, 12, 16], [0, 30, 12, 46], [0, 60, 12, 76], [8, 30, 20, 46], [8, 60, 20, 76],
          [0, 90, 12, 106]],
-        np.float32,
+        [("3D", 0.9), ("4D", 0.9), ("5D", 0.9), ("JK", 0.4), ("JK", 0.9), ("JK", 0.4)],
     )  # fmt: skip
-    dets = Detections.from_boxes(boxes, np.full(6, 0.5), np.zeros(6))
-    faces = np.zeros((6, dets.faces.shape[1]), np.float32)
-    for row, (code, p) in enumerate(
-        [("3D", 0.9), ("4D", 0.9), ("5D", 0.9), ("JK", 0.4), ("JK", 0.9), ("JK", 0.4)]
-    ):
-        faces[row, PIECES.names.index("JK-card" if code == "JK" else code)] = p
-    kept = drop_jokers_beside_corners(dets.with_faces(faces))
+    kept = drop_jokers_beside_corners(dets)
     # the weak joker beside 4D goes (0.5 x 0.4 = 0.2); the sure one and the one a step on stay
     assert kept.xyxy[:, 1].tolist() == [0, 30, 60, 60, 90]
     assert kept.codes() == ["3D", "4D", "5D", "JK", "JK"]
@@ -545,28 +553,18 @@ def test_a_corner_read_weakly_against_a_surer_index_is_dropped() -> None:
     """The suit pip under 3S's index read weakly as 9S (session 50: such a box, its own card to
     the grouping, broke the run it lay in); a corner read as weakly a fan step from its
     neighbour, or beside a corner not twice as sure, stays."""
-    from vision.classes import PIECES
-    from vision.detections import Detections
     from vision.scanner import drop_weak_beside_corners
 
     # a column 2S 3S 4S (index 12x16, one step 30 px); 9S 8 px below 3S (0.58 box sizes), read
     # 0.5 x 0.34 = 0.17 against 3S's 0.45; 5S a step below 4S read 0.17 too; 6S 8 px beside 4S,
     # read 0.17 against 4S's 0.3 (not twice as sure)
-    boxes = np.array(
-        [[0, 0, 12, 16], [0, 30, 12, 46], [0, 60, 12, 76], [0, 38, 12, 54], [0, 90, 12, 106],
-         [8, 60, 20, 76]],
-        np.float32,
-    )  # fmt: skip
-    dets = Detections.from_boxes(boxes, np.full(6, 0.5), np.zeros(6))
-    faces = np.zeros((6, dets.faces.shape[1]), np.float32)
-    for row, (code, p) in enumerate(
-        [("2S", 0.9), ("3S", 0.9), ("4S", 0.6), ("9S", 0.34), ("5S", 0.34), ("6S", 0.34)]
-    ):
-        faces[row, PIECES.names.index(code)] = p
-    kept = drop_weak_beside_corners(dets.with_faces(faces))
+    boxes = [[0, 0, 12, 16], [0, 30, 12, 46], [0, 60, 12, 76], [0, 38, 12, 54], [0, 90, 12, 106],
+             [8, 60, 20, 76]]  # fmt: skip
+    reads = [("2S", 0.9), ("3S", 0.9), ("4S", 0.6), ("9S", 0.34), ("5S", 0.34), ("6S", 0.34)]
+    kept = drop_weak_beside_corners(_read_boxes(boxes, reads))
     assert kept.codes() == ["2S", "3S", "4S", "5S", "6S"]
-    tiles = Detections.from_boxes(boxes, np.full(6, 0.5), np.full(6, 2))  # tiles: never
-    assert len(drop_weak_beside_corners(tiles.with_faces(faces))) == 6
+    tiles = _read_boxes(boxes, reads, coarse=2)  # tiles: never
+    assert len(drop_weak_beside_corners(tiles)) == 6
 
 
 def test_corners_looked_for_past_the_melds_are_true_cards_of_the_real_fans(
