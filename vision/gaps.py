@@ -405,9 +405,8 @@ def flanked_jokers(
     if not len(boxes):
         return dets
     read = _read_places(image, boxes, reader)
+    blank = ~_read_at(boxes, read)
     at = [_box_at(boxes, box) for box in read.xyxy]  # the place each reading is of
-    blank = np.ones(len(boxes), bool)
-    blank[at] = False
     joker = np.array(read.codes(), dtype=object) == grouping.JOKER_CODE
     marked = read[joker & np.array([could_hold_joker(pairs[k]) for k in at], bool)]
     out = dets.joined(_jokers(boxes[blank], dets.faces.shape[1])) if blank.any() else dets

@@ -541,15 +541,26 @@ def drop_jokers_beside_corners(dets: Detections) -> Detections:
         return dets
     cards = ~dets.kind
     jokers = cards & (np.array(dets.codes(), dtype=object) == grouping.JOKER_CODE)
-    weak = jokers & (dets.read_confidence < JOKER_BESIDE_FLOOR)
-    others = cards & ~jokers
-    if not weak.any() or not others.any():
+    weak = np.flatnonzero(jokers & (dets.read_confidence < JOKER_BESIDE_FLOOR))
+    others = np.flatnonzero(cards & ~jokers)
+    if not len(weak) or not len(others):
         return dets
+    return _without(dets, weak[_beside(dets, weak, others, JOKER_BESIDE).any(axis=1)])
+
+
+def _beside(dets: Detections, boxes: np.ndarray, others: np.ndarray, reach: float) -> np.ndarray:
+    """(len(boxes), len(others)): whether each of ``boxes`` (indexes into ``dets``) centres
+    closer than ``reach`` box sizes (the two boxes' sides, their geometric mean) to each of
+    ``others``."""
     side = np.sqrt(np.maximum(dets.sizes.prod(axis=1), 1e-9))
-    dist = np.linalg.norm(dets.centres[weak][:, None] - dets.centres[others][None], axis=2)
-    beside = (dist / np.sqrt(side[weak][:, None] * side[others][None])).min(axis=1) < JOKER_BESIDE
+    dist = np.linalg.norm(dets.centres[boxes][:, None] - dets.centres[others][None], axis=2)
+    return np.asarray(dist / np.sqrt(side[boxes][:, None] * side[others][None]) < reach)
+
+
+def _without(dets: Detections, boxes: np.ndarray) -> Detections:
+    """``dets`` without the boxes at the indexes ``boxes``."""
     drop = np.zeros(len(dets), bool)
-    drop[np.flatnonzero(weak)[beside]] = True
+    drop[boxes] = True
     return dets[~drop]
 
 
@@ -582,14 +593,9 @@ def drop_weak_beside_corners(dets: Detections) -> Detections:
     weak = cards[sure[cards] < WEAK_BESIDE_FLOOR]
     if not len(weak):
         return dets
-    side = np.sqrt(np.maximum(dets.sizes.prod(axis=1), 1e-9))
-    dist = np.linalg.norm(dets.centres[weak][:, None] - dets.centres[cards][None], axis=2)
-    near = dist / np.sqrt(side[weak][:, None] * side[cards][None]) < WEAK_BESIDE
     surer = sure[cards][None] >= WEAK_BESIDE_RATIO * sure[weak][:, None]
     surer &= cards[None] != weak[:, None]  # not itself
-    drop = np.zeros(len(dets), bool)
-    drop[weak[(near & surer).any(axis=1)]] = True
-    return dets[~drop]
+    return _without(dets, weak[(_beside(dets, weak, cards, WEAK_BESIDE) & surer).any(axis=1)])
 
 
 LONE_JOKER_FLOOR = 0.3
