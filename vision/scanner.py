@@ -740,6 +740,7 @@ def assemble(
     codes = dets.codes()
     g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces)
     g = grouping.join_at_jokers(g, dets.centres, codes, dets.kind)
+    g = grouping.joker_marks_at_ends(g, dets.centres, codes, dets.kind)
     t_group = time.perf_counter()
     timing["group"] = (t_group - started) * 1000
     table_rules = rules or Rules.default(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -894,3 +895,45 @@ def test_a_weak_joker_that_judging_leaves_in_no_meld_is_dropped(joker_confidence
         assert result.unassigned == (0, 1, 2, 3, 4)
     else:
         assert "JK" in read and result.hands == ((0, 1, 2, 3, 4, 5),)
+
+
+def _column_and_mark(turn_deg: float) -> list[tuple]:
+    """2C QD KD JK up a column 30 px apart, and a second joker box a step past the first, its
+    step turned ``turn_deg`` degrees off the column."""
+    boxes: list[tuple] = [
+        (code, 100.0, 190.0 - 30.0 * k, 12.0, 26.0) for k, code in enumerate(["2C", "QD", "KD"])
+    ]
+    boxes.append(("JK-card", 100.0, 100.0, 8.0, 26.0))
+    angle = math.radians(turn_deg)
+    boxes.append(
+        ("JK-card", 100.0 - 30.0 * math.sin(angle), 100.0 - 30.0 * math.cos(angle), 8.0, 26.0)
+    )
+    return boxes
+
+
+@pytest.mark.parametrize(
+    ("turn_deg", "one"), [(45.0, True), (60.0, True), (0.0, False), (30.0, False)]
+)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_two_jokers_ending_a_meld_off_its_line_are_one_card(
+    turn_deg: float, one: bool, reverse: bool
+) -> None:
+    # a joker under the meld shows the top of its corner mark and of the mark down its far edge
+    centres, _, names, is_tile = _arrays(_column_and_mark(turn_deg))
+    names = [c.removesuffix("-card") for c in names]
+    meld = (4, 3, 2, 1, 0) if reverse else (0, 1, 2, 3, 4)
+    g = grouping.Grouping(tuple((i,) for i in range(5)), (meld,), (), ())
+    out = grouping.joker_marks_at_ends(g, centres, names, is_tile)
+    if not one:
+        assert out == g
+        return
+    assert out.pieces == ((0,), (1,), (2,), (3, 4))  # the first joker's box stays the one shown
+    assert out.melds == (((3, 2, 1, 0),) if reverse else ((0, 1, 2, 3),))
+
+
+def test_a_joker_seen_by_two_marks_ends_its_meld_once_in_the_scan() -> None:
+    result = _card_scan(_column_and_mark(45.0))
+    assert [[result.pieces[i].code for i in m.pieces] for m in result.melds] == [
+        ["2C", "QD", "KD", "JK"]
+    ]
+    assert len(result.pieces) == 4
