@@ -3,22 +3,14 @@ filled plain (a mirrored fill would add cards that are not there)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "angles.py"
+from bench_scripts import load_bench
 
 
 @pytest.fixture(scope="module")
 def turned():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("bench_angles", BENCH)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.turned
+    return load_bench("angles").turned
 
 
 def _photo() -> np.ndarray:

@@ -3,30 +3,19 @@ again at its true box as the scanner reads it."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from bench_scripts import load_bench
 
 from vision.evaluate import iter_truths
 from web.cli import main as meldcam
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "corner_sizes.py"
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_corner_sizes", BENCH)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
-
 
 def test_a_size_falls_in_the_first_bin_it_is_under() -> None:
-    size_bin = _bench().size_bin
+    size_bin = load_bench("corner_sizes").size_bin
     assert [size_bin(s, [12.0, 16.0]) for s in (3.0, 12.0, 15.9, 16.0, 90.0)] == [0, 1, 1, 2, 2]
 
 
@@ -43,7 +32,7 @@ def test_every_corner_is_counted_and_read_at_its_true_box(
     assert corners > 20
     capsys.readouterr()
 
-    assert _bench().main([str(src), "--bins", "16,24"]) == 0
+    assert load_bench("corner_sizes").main([str(src), "--bins", "16,24"]) == 0
     rows = re.findall(
         r"^(.+?) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+)$", capsys.readouterr().out, re.M
     )

@@ -3,29 +3,24 @@ where a lost meld's card joker lies."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_scripts import load_bench
 
 from scorer import PieceKind, Rules, validate_meld
 from vision.result import ScannedMeld, ScannedPiece, ScanResult
 from vision.truth import Truth, TruthBox
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "jokers.py"
 RULES = Rules.default(PieceKind.CARDS)
 Box = tuple[float, float, float, float]
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_jokers", BENCH)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("jokers")
 
 
 def _box(x: float, y: float) -> Box:

@@ -3,17 +3,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from bench_scripts import load_bench
 
 from vision.evaluate import evaluate_folder
 from web.cli import main as meldcam
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "losses.py"
 
 
 def _totals(out: str) -> tuple[int, int]:
@@ -34,10 +32,7 @@ def test_the_listed_losses_are_the_reports_and_unwarned_keeps_the_unflagged_phot
     synth = ["synth", "--kind", "cards", "--art", "held-out", "--count", "6", "--size", "480"]
     assert meldcam([*synth, "--workers", "1", "--out", str(src)]) == 0
     capsys.readouterr()
-    spec = importlib.util.spec_from_file_location("bench_losses", BENCH)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_bench("losses")
 
     args = [str(src), "--kind", "cards", "--split", "all", "--cache", str(cache)]
     assert bench.main(args) == 0
