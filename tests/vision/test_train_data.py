@@ -275,3 +275,77 @@ def test_a_set_written_half_way_is_never_left_under_its_name(
     train_data.save_atomic(out, x=np.arange(3))
     assert np.load(out)["x"].tolist() == [0, 1, 2]
     assert [p.name for p in tmp_path.iterdir()] == ["crops.npz"]
+
+
+def _meld_truth(root: Path, others: list[dict], jokers: list[list[list[int]]] = ()) -> None:  # type: ignore[assignment]
+    """A truth JSON (1280x960) with one card meld up a column, its indexes 30 px apart (so one
+    step past its ends lie [100, 70, 112, 96] and [100, 190, 112, 216]), ``others`` pieces more
+    and a joker card per outline in ``jokers``."""
+    import json
+
+    meld = [
+        {"uid": k, "kind": "card", "code": code, "meld": 0,
+         "regions": [{"name": "tl", "box": [100, 100 + 30 * k, 112, 126 + 30 * k], "visible": 1.0}]}
+        for k, code in enumerate(["5H", "6H", "7H"])
+    ]  # fmt: skip
+    extra = [{"uid": 10 + k, **piece} for k, piece in enumerate(others)]
+    extra += [
+        {"uid": 20 + k, "kind": "card", "code": "JK", "polygon": outline, "regions": []}
+        for k, outline in enumerate(jokers)
+    ]
+    doc = {"width": 1280, "height": 960, "pieces": meld + extra,
+           "melds": [{"id": 0, "pieces": [0, 1, 2], "codes": ["5H", "6H", "7H"]}]}  # fmt: skip
+    (root / "truth").mkdir(parents=True, exist_ok=True)
+    (root / "truth" / "p.json").write_text(json.dumps(doc))
+
+
+def _index(box: list[int], visible: float) -> dict:  # type: ignore[type-arg]
+    return {
+        "kind": "card",
+        "code": "9S",
+        "regions": [{"name": "tl", "box": box, "visible": visible}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("others", "jokers", "want"),
+    [
+        ([], [], [[100, 70, 112, 96], [100, 190, 112, 216]]),
+        # another card's index shows past the last end: that place is a piece's, not blank
+        ([_index([104, 200, 116, 226], 0.6)], [], [[100, 70, 112, 96]]),
+        # ... unless it is covered (less than a quarter of it shows): the place is blank paper
+        ([_index([104, 200, 116, 226], 0.1)], [], [[100, 70, 112, 96], [100, 190, 112, 216]]),
+        # a joker card lies past the first end: its marks are no background
+        ([], [[[80, 60], [130, 60], [130, 99], [80, 99]]], [[100, 190, 112, 216]]),
+    ],
+)
+def test_the_places_past_a_meld_s_ends_are_those_where_no_index_shows(
+    tmp_path: Path,
+    others: list[dict],
+    jokers: list[list[list[int]]],
+    want: list[list[int]],  # type: ignore[type-arg]
+) -> None:
+    from vision.train.data import past_meld_ends
+
+    _meld_truth(tmp_path, others, jokers)
+    assert past_meld_ends(tmp_path, Path("p.png")).tolist() == want
+    assert past_meld_ends(tmp_path, Path("other.png")).shape == (0, 4)  # no truth: none
+
+
+def test_a_negative_set_holds_the_places_past_meld_ends_and_says_its_version(
+    tmp_path: Path,
+) -> None:
+    from vision.train.data import NEGATIVES_VERSION, NOT_A_PIECE, build_negative_set
+    from vision.train.pipeline import negatives_mined
+
+    src = _source(tmp_path / "src", [(CORNER, (100, 100, 112, 126))])
+    _meld_truth(src, [])
+    out = tmp_path / "neg.npz"
+    assert not negatives_mined(out)
+    np.savez(out, x=np.zeros((0, 72, 72, 3), np.uint8), y=np.zeros(0, np.int64))
+    assert not negatives_mined(out)  # mined before session 51: mined again
+    build_negative_set([(src, "train")], _FixedDetector([(900, 100, 960, 160)]), out)
+    data = np.load(out)
+    assert data["x"].shape[0] == 3  # the table the detector boxed, and the two places
+    assert (data["y"] == NOT_A_PIECE).all()
+    assert int(data["version"]) == NEGATIVES_VERSION and negatives_mined(out)

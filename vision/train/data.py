@@ -190,6 +190,69 @@ def _piece_places(
     return np.array(boxes, np.float32).reshape(-1, 4), jokers
 
 
+def past_meld_ends(root: Path, image: Path) -> np.ndarray:
+    """(K, 4) boxes one fan step past each end of each card meld of a synthetic photo (its
+    truth JSON), where no piece's index shows: the places the scanner looks at for a missing
+    corner (:func:`vision.gaps.candidate_boxes`). Each is the end card's index box moved by the
+    step from its neighbour's, kept when it touches no index showing at least
+    :data:`vision.truth.PARTLY_VISIBLE` of itself (as :func:`build_negative_set` keeps the
+    detector's finds: the crop around it shows the end card's index at its edge, as the
+    scanner's crop of such a place does), lies inside the photo and not on a card
+    joker (whose marks lie in more places than its corner). What such a place shows is the top
+    card's own face (blank paper, a pip) or, past the open end, the table; no detector boxes
+    it, so :func:`build_negative_set` met none of it until session 51, and the classifier read
+    blank paper there as a joker (`docs/measurements.md`, "One joker seen by two marks")."""
+    import json
+
+    from vision.truth import PARTLY_VISIBLE
+
+    path = root / "truth" / f"{image.stem}.json"
+    if not path.exists():
+        return np.zeros((0, 4), np.float32)
+    data = json.loads(path.read_text())
+    pieces = {p["uid"]: p for p in data["pieces"]}
+    shown = [
+        r["box"]
+        for p in data["pieces"]
+        for r in p.get("regions", [])
+        if r.get("box") and r.get("visible", 0.0) >= PARTLY_VISIBLE
+    ]
+    index = np.array(shown, np.float32).reshape(-1, 4)
+    jokers = [
+        np.asarray(p["polygon"], np.float32).reshape(-1, 2)
+        for p in data["pieces"]
+        if p.get("kind") == "card" and p.get("code") == "JK" and p.get("polygon")
+    ]
+    places = []
+    for meld in data.get("melds", []):
+        corners = []
+        for uid in meld["pieces"]:
+            piece = pieces.get(uid, {})
+            box = next((r["box"] for r in piece.get("regions", []) if r["name"] == "tl"), None)
+            if piece.get("kind") != "card" or box is None:
+                break
+            corners.append(box)
+        if len(corners) < max(len(meld["pieces"]), 2):
+            continue  # tiles, or a card not drawn (out of the photo): its ends are unknown
+        boxes = np.array(corners, np.float32)
+        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+        for end, inner in ((0, 1), (-1, -2)):
+            place = boxes[end] + np.tile(centres[end] - centres[inner], 2)
+            places.append(place)
+    if not places:
+        return np.zeros((0, 4), np.float32)
+    out = np.array(places, np.float32)
+    lt = np.maximum(out[:, None, :2], index[None, :, :2])
+    rb = np.minimum(out[:, None, 2:], index[None, :, 2:])
+    free = ~(np.clip(rb - lt, 0, None).prod(axis=2) > 0).any(axis=1)
+    centres = (out[:, :2] + out[:, 2:]) / 2
+    w, h = float(data["width"]), float(data["height"])
+    free &= (out[:, 0] >= 0) & (out[:, 1] >= 0) & (out[:, 2] <= w) & (out[:, 3] <= h)
+    for outline in jokers:
+        free &= ~inside_outline(centres, outline)
+    return np.asarray(out[free], np.float32)
+
+
 def inside_outline(points: np.ndarray, outline: np.ndarray) -> np.ndarray:
     """(N,) whether each of ``points`` (N, 2) lies inside the convex ``outline`` (K, 2), its
     corners in order either way round."""
@@ -197,6 +260,15 @@ def inside_outline(points: np.ndarray, outline: np.ndarray) -> np.ndarray:
     to_point = points[:, None, :] - outline[None]
     cross = edges[None, :, 0] * to_point[..., 1] - edges[None, :, 1] * to_point[..., 0]
     return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))
+
+
+PAST_ENDS = 2
+"""At most this many places past meld ends are cut from one photo (spread over its melds): the
+"not a piece" sheets travel to a lent GPU within its 64 MiB (`docs/gpu.md`)."""
+NEGATIVES_VERSION = 2
+"""What a "not a piece" set holds: 1 (no ``version`` in the file), the detector's finds where no
+piece lies; 2 (session 51), those and the places one fan step past each card meld's ends
+(:func:`past_meld_ends`). A set of an older version is mined again."""
 
 
 def build_negative_set(
@@ -214,7 +286,9 @@ def build_negative_set(
     every ``every``-th photo; a detection counts as "not a piece" when it touches no piece's
     box (a covered corner, a cut edge and a blurred index all count as pieces, so that nothing
     readable is taught as background). The pips and pictures of cards, a rack's edge or a
-    pattern on the cloth are what this set holds.
+    pattern on the cloth are what this set holds; with them, since session 51, the places one
+    fan step past each card meld's ends that no index shows (:func:`past_meld_ends`), which no
+    detector boxes: blank card paper, mostly.
 
     Nor is a detection whose centre lies on a card joker (:func:`inside_outline`): a joker shows
     its word or mark in more places than the corner its label boxes (down its edge, across its
@@ -248,11 +322,17 @@ def build_negative_set(
             found = found[~taken]
             if len(found):
                 xs.append(cut_crops(image, found.xyxy, size, margin))
+            ends = past_meld_ends(root, image_path) * np.array([sx, sy, sx, sy], np.float32)
+            ends = ends[np.linspace(0, len(ends) - 1, min(len(ends), PAST_ENDS)).astype(int)]
+            if len(ends):
+                xs.append(cut_crops(image, ends, size, margin))
     x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
     out.parent.mkdir(parents=True, exist_ok=True)
     y = np.full(len(x), NOT_A_PIECE, np.int64)
     angles = np.full(len(x), np.nan, np.float32)
-    save_atomic(out, x=x, y=y, a=angles, margin=np.float32(margin))
+    save_atomic(
+        out, x=x, y=y, a=angles, margin=np.float32(margin), version=np.int64(NEGATIVES_VERSION)
+    )
     return out
 
 

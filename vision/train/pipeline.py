@@ -228,6 +228,19 @@ def negative_sources(data: Path = DATA) -> list[tuple[str, str, int]]:
     return present
 
 
+def negatives_mined(path: Path) -> bool:
+    """Whether the "not a piece" set ``path`` is mined as this code mines it
+    (:data:`vision.train.data.NEGATIVES_VERSION`); an older one is mined again."""
+    import numpy as np
+
+    from vision.train.data import NEGATIVES_VERSION
+
+    if not path.exists():
+        return False
+    with np.load(path) as data:
+        return "version" in data.files and int(data["version"]) >= NEGATIVES_VERSION
+
+
 def build_negatives() -> list[Path]:
     """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``), for
     each set of :func:`negative_sources` whose crops are not there yet; returns those sets'
@@ -238,7 +251,7 @@ def build_negatives() -> list[Path]:
 
     sources = negative_sources()
     files = [negatives_file(name, split) for name, split, _ in sources]
-    todo = [(s, out) for s, out in zip(sources, files, strict=True) if not out.exists()]
+    todo = [(s, out) for s, out in zip(sources, files, strict=True) if not negatives_mined(out)]
     if not todo:
         return files
     if not (MODELS / "detector.onnx").exists():
