@@ -335,7 +335,7 @@ def test_the_places_past_a_meld_s_ends_are_those_where_no_index_shows(
 def test_a_negative_set_holds_the_places_past_meld_ends_and_says_its_version(
     tmp_path: Path,
 ) -> None:
-    from vision.train.data import NEGATIVES_VERSION, NOT_A_PIECE, build_negative_set
+    from vision.train.data import NEGATIVES_VERSION, NOT_A_PIECE, PAST_ENDS, build_negative_set
     from vision.train.pipeline import negatives_mined
 
     src = _source(tmp_path / "src", [(CORNER, (100, 100, 112, 126))])
@@ -346,6 +346,6 @@ def test_a_negative_set_holds_the_places_past_meld_ends_and_says_its_version(
     assert not negatives_mined(out)  # mined before session 51: mined again
     build_negative_set([(src, "train")], _FixedDetector([(900, 100, 960, 160)]), out)
     data = np.load(out)
-    assert data["x"].shape[0] == 3  # the table the detector boxed, and the two places
+    assert data["x"].shape[0] == 1 + PAST_ENDS  # the table the detector boxed, and the places
     assert (data["y"] == NOT_A_PIECE).all()
     assert int(data["version"]) == NEGATIVES_VERSION and negatives_mined(out)

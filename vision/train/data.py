@@ -262,9 +262,12 @@ def inside_outline(points: np.ndarray, outline: np.ndarray) -> np.ndarray:
     return np.asarray((cross >= 0).all(axis=1) | (cross <= 0).all(axis=1))
 
 
-PAST_ENDS = 2
-"""At most this many places past meld ends are cut from one photo (spread over its melds): the
-"not a piece" sheets travel to a lent GPU within its 64 MiB (`docs/gpu.md`)."""
+PAST_ENDS = 1
+"""At most this many places past meld ends are cut from one photo, taken in turn from photo to
+photo among its places so that both ends of every kind of meld are met. The "not a piece"
+sheets travel to a lent GPU within its 64 MiB (`docs/gpu.md`): on a machine without
+`syn_cards2`, `pack --model both` weighed 61.1 MiB with one a photo, 61.7 with two (about 63.3
+with `syn_cards2`'s sheet too)."""
 NEGATIVES_VERSION = 2
 """What a "not a piece" set holds: 1 (no ``version`` in the file), the detector's finds where no
 piece lies; 2 (session 51), those and the places one fan step past each card meld's ends
@@ -323,7 +326,7 @@ def build_negative_set(
             if len(found):
                 xs.append(cut_crops(image, found.xyxy, size, margin))
             ends = past_meld_ends(root, image_path) * np.array([sx, sy, sx, sy], np.float32)
-            ends = ends[np.linspace(0, len(ends) - 1, min(len(ends), PAST_ENDS)).astype(int)]
+            ends = ends[(k + np.arange(min(len(ends), PAST_ENDS))) % max(len(ends), 1)]
             if len(ends):
                 xs.append(cut_crops(image, ends, size, margin))
     x = np.concatenate(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
