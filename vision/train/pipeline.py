@@ -242,10 +242,11 @@ def negatives_mined(path: Path) -> bool:
 
 
 def build_negatives() -> list[Path]:
-    """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``), for
-    each set of :func:`negative_sources` whose crops are not there yet; returns those sets'
-    files. A set whose photos are missing writes nothing: an empty file would be taken as mined
-    once the set is made."""
+    """Crops of the detector's finds where no piece lies (needs ``models/detector.onnx``) and of
+    the places past card melds' ends, for each set of :func:`negative_sources` whose crops are
+    not there yet or were mined by an older version of this code (:func:`negatives_mined`);
+    returns those sets' files. A set whose photos are missing writes nothing: an empty file would
+    be taken as mined once the set is made."""
     from vision.scanner import Scanner
     from vision.train.data import build_negative_set
 
