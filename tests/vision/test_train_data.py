@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -277,7 +278,7 @@ def test_a_set_written_half_way_is_never_left_under_its_name(
     assert [p.name for p in tmp_path.iterdir()] == ["crops.npz"]
 
 
-def _meld_truth(root: Path, others: list[dict], jokers: list[list[list[int]]] = ()) -> None:  # type: ignore[assignment]
+def _meld_truth(root: Path, others: list[dict], jokers: Sequence[list[list[int]]] = ()) -> None:  # type: ignore[type-arg]
     """A truth JSON (1280x960) with one card meld up a column, its indexes 30 px apart (so one
     step past its ends lie [100, 70, 112, 96] and [100, 190, 112, 216]), ``others`` pieces more
     and a joker card per outline in ``jokers``."""

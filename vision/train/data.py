@@ -174,20 +174,30 @@ def _piece_places(
     """Where a photo's pieces lie, from its truth JSON read once: every box where a piece's
     index or face lies, readable or not (its regions), and the outline (4, 2) of each card
     joker; where a set has no JSON, the labelled boxes and no outline."""
+    doc = _truth_doc(root, image)
+    if doc is None:
+        return pixel_boxes(read_labels(label), w, h), []
+    pieces = doc["pieces"]
+    regions = [r for p in pieces for r in p.get("regions", [])]
+    boxes = [r["box"] for r in regions if r.get("box") and len(r["box"]) == 4]
+    return np.array(boxes, np.float32).reshape(-1, 4), _joker_outlines(pieces)
+
+
+def _truth_doc(root: Path, image: Path) -> dict[str, Any] | None:
+    """The truth JSON of a synthetic photo (``truth/<stem>.json``), or None where there is none."""
     import json
 
     path = root / "truth" / f"{image.stem}.json"
-    if not path.exists():
-        return pixel_boxes(read_labels(label), w, h), []
-    pieces = json.loads(path.read_text())["pieces"]
-    regions = [r for p in pieces for r in p.get("regions", [])]
-    boxes = [r["box"] for r in regions if r.get("box") and len(r["box"]) == 4]
-    jokers = [
+    return cast(dict[str, Any], json.loads(path.read_text())) if path.exists() else None
+
+
+def _joker_outlines(pieces: Sequence[dict[str, Any]]) -> list[np.ndarray]:
+    """The outline (K, 2) of each card joker among a truth JSON's ``pieces``."""
+    return [
         np.asarray(p["polygon"], np.float32).reshape(-1, 2)
         for p in pieces
         if p.get("kind") == "card" and p.get("code") == "JK" and p.get("polygon")
     ]
-    return np.array(boxes, np.float32).reshape(-1, 4), jokers
 
 
 def past_meld_ends(root: Path, image: Path) -> np.ndarray:
@@ -202,14 +212,11 @@ def past_meld_ends(root: Path, image: Path) -> np.ndarray:
     card's own face (blank paper, a pip) or, past the open end, the table; no detector boxes
     it, so :func:`build_negative_set` met none of it until session 51, and the classifier read
     blank paper there as a joker (`docs/measurements.md`, "One joker seen by two marks")."""
-    import json
-
     from vision.truth import PARTLY_VISIBLE
 
-    path = root / "truth" / f"{image.stem}.json"
-    if not path.exists():
+    data = _truth_doc(root, image)
+    if data is None:
         return np.zeros((0, 4), np.float32)
-    data = json.loads(path.read_text())
     pieces = {p["uid"]: p for p in data["pieces"]}
     shown = [
         r["box"]
@@ -218,11 +225,6 @@ def past_meld_ends(root: Path, image: Path) -> np.ndarray:
         if r.get("box") and r.get("visible", 0.0) >= PARTLY_VISIBLE
     ]
     index = np.array(shown, np.float32).reshape(-1, 4)
-    jokers = [
-        np.asarray(p["polygon"], np.float32).reshape(-1, 2)
-        for p in data["pieces"]
-        if p.get("kind") == "card" and p.get("code") == "JK" and p.get("polygon")
-    ]
     places = []
     for meld in data.get("melds", []):
         corners = []
@@ -248,7 +250,7 @@ def past_meld_ends(root: Path, image: Path) -> np.ndarray:
     centres = (out[:, :2] + out[:, 2:]) / 2
     w, h = float(data["width"]), float(data["height"])
     free &= (out[:, 0] >= 0) & (out[:, 1] >= 0) & (out[:, 2] <= w) & (out[:, 3] <= h)
-    for outline in jokers:
+    for outline in _joker_outlines(data["pieces"]):
         free &= ~inside_outline(centres, outline)
     return np.asarray(out[free], np.float32)
 
@@ -266,8 +268,9 @@ PAST_ENDS = 1
 """At most this many places past meld ends are cut from one photo, taken in turn from photo to
 photo among its places so that both ends of every kind of meld are met. The "not a piece"
 sheets travel to a lent GPU within its 64 MiB (`docs/gpu.md`): on a machine without
-`syn_cards2`, `pack --model both` weighed 61.1 MiB with one a photo, 61.7 with two (about 63.3
-with `syn_cards2`'s sheet too)."""
+`syn_cards2`, `pack --model both` weighed 61.1 MiB with one a photo, 61.7 with two. Where
+`syn_cards2` is made its sheet comes too: not measured, about 1.3 MiB by `syn_cards`' sheet (1.5
+MiB for its 350 photos mined, against 300 of `syn_cards2`)."""
 NEGATIVES_VERSION = 2
 """What a "not a piece" set holds: 1 (no ``version`` in the file), the detector's finds where no
 piece lies; 2 (session 51), those and the places one fan step past each card meld's ends
