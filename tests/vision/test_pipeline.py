@@ -143,3 +143,48 @@ def test_each_crop_set_is_cut_at_the_margin_of_the_pieces_its_name_says() -> Non
     for name in ("fans", "syn_cards_tiles"):
         with pytest.raises(ValueError, match=f"crop set '{name}'"):
             pipeline.served_margins([name])
+
+
+def test_a_copy_of_the_models_is_quantized_in_its_own_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import shutil
+
+    import numpy as np
+    import onnx
+
+    from vision.scanner import (
+        CONFIG_FILE,
+        INT8_CLASSIFIER_FILE,
+        TRAINED_CLASSIFIER_FILE,
+        W7_CLASSIFIER_FILE,
+    )
+    from vision.train.data import save_atomic
+
+    crops = tmp_path / "crops"
+    crops.mkdir()
+    rng = np.random.default_rng(0)
+    save_atomic(
+        crops / "syn_cards_train.npz",
+        x=rng.integers(0, 255, (64, 72, 72, 3), dtype=np.uint8),
+        y=rng.integers(0, 53, 64),
+        margin=np.float32(0.45),
+    )
+    monkeypatch.setattr(pipeline, "crops_folder", lambda: crops)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for name in (TRAINED_CLASSIFIER_FILE, CONFIG_FILE):
+        shutil.copy(pipeline.MODELS / name, copy / name)
+    served = {
+        name: (pipeline.MODELS / name).read_bytes()
+        for name in (INT8_CLASSIFIER_FILE, W7_CLASSIFIER_FILE)
+    }
+
+    assert pipeline.main(["--stages", "quantize", "--models", str(copy)]) == 0
+    for name, before in served.items():
+        made = onnx.load(str(copy / name))
+        assert "QuantizeLinear" in {node.op_type for node in made.graph.node}
+        assert (copy / name).read_bytes() != before  # calibrated on other crops: other ranges
+        assert (pipeline.MODELS / name).read_bytes() == before  # the served copies untouched
+    with pytest.raises(SystemExit):  # training writes models/ and nothing else
+        pipeline.main(["--stages", "classifier", "--models", str(copy)])

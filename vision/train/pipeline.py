@@ -320,11 +320,15 @@ def serve_classifier(checkpoint: Path) -> list[Path]:
     return quantize_stage()
 
 
-def quantize_stage() -> list[Path]:
+def quantize_stage(models: Path | None = None) -> list[Path]:
     """``models/classifier.onnx`` quantized twice, calibrated on the training crops at the served
     margins (:mod:`vision.train.quantize`): to 8 bits (``classifier.int8.onnx``, which the
     scanner serves on a CPU with VNNI) and with 7-bit weights (``classifier.int8w7.onnx``, served
-    on one with AVX2 alone). Returns the two files."""
+    on one with AVX2 alone). Returns the two files. ``models`` names another folder (a copy of
+    ``models/`` holding the net to quantize): the calibration crops depend on the crop sets this
+    machine holds, so a new net is compared with the served one quantized here the same way
+    (``docs/gpu.md``)."""
+    models = models or MODELS
     from vision.crops import CROP_SIZE
     from vision.scanner import INT8_CLASSIFIER_FILE, TRAINED_CLASSIFIER_FILE, W7_CLASSIFIER_FILE
     from vision.train.quantize import calibration_crops, quantize_classifier
@@ -340,7 +344,7 @@ def quantize_stage() -> list[Path]:
     calibration = calibration_crops(sets, CROP_SIZE)
     out = [
         quantize_classifier(
-            MODELS / TRAINED_CLASSIFIER_FILE, MODELS / name, calibration, seven_bit=seven_bit
+            models / TRAINED_CLASSIFIER_FILE, models / name, calibration, seven_bit=seven_bit
         )
         for name, seven_bit in ((INT8_CLASSIFIER_FILE, False), (W7_CLASSIFIER_FILE, True))
     ]
@@ -425,11 +429,14 @@ def train_detector_stage(
     serve_detector(last, MODELS)
 
 
-def evaluate_stage(cache: Path | None = None) -> dict[str, object]:
+def evaluate_stage(cache: Path | None = None, models: Path | None = None) -> dict[str, object]:
+    """Every evaluation set read by the scanner of ``models`` (default ``models/``), each
+    report printed and all written to its ``metrics.json``."""
     from vision.evaluate import evaluate_folder
     from vision.scanner import Scanner
 
-    scanner = Scanner.load(MODELS)
+    models = models or MODELS
+    scanner = Scanner.load(models)
     runs = {
         "real_tiles_val": (DATA / "real", "tiles", "val", 0),
         "real_card_fans": (DATA / "real", "cards", "all", 0),
@@ -476,7 +483,7 @@ def evaluate_stage(cache: Path | None = None) -> dict[str, object]:
         report = evaluate_folder(scanner, src, kind, split, turns=turns, cache=cache)
         print(f"== {name}\n{report.describe()}", flush=True)
         metrics[name] = report.to_json()
-    (MODELS / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    (models / "metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
     return metrics
 
 
@@ -519,8 +526,15 @@ def main(argv: list[str] | None = None) -> int:
         "`meldcam eval --cache`: readings of other models, settings or reading code are never "
         "taken)",
     )  # fmt: skip
+    p.add_argument(
+        "--models", type=Path, default=None, metavar="DIR",
+        help="the folder the quantize and evaluate stages read and write instead of models/: a "
+        "copy holding another net, read beside the served one",
+    )  # fmt: skip
     args = p.parse_args(argv)
     stages = set(args.stages.split(","))
+    if args.models is not None and not stages <= {"quantize", "evaluate"}:
+        p.error("--models goes with the quantize and evaluate stages alone")
     t0 = time.time()
     if "generate" in stages:
         generate(args.cards, args.tiles, args.workers)
@@ -533,9 +547,9 @@ def main(argv: list[str] | None = None) -> int:
             args.cls_epochs, args.threads, args.cls_sample, args.cls_lr, args.cls_run, args.device
         )
     elif "quantize" in stages:
-        quantize_stage()
+        quantize_stage(args.models)
     if "evaluate" in stages:
-        evaluate_stage(args.eval_cache)
+        evaluate_stage(args.eval_cache, args.models)
     print(f"make train: {time.time() - t0:.0f} s")
     return 0
 

@@ -19,6 +19,13 @@ Session 38, on a 2-core AMD EPYC with AVX2 and no VNNI (session 9 had found int8
 such a CPU; today's onnxruntime runs it nearly twice as fast): 1.12-1.25 ms a crop in fp32,
 0.62-0.67 ms with 7-bit weights, and their top faces agree on 0.978-1.000 of the val crops
 (`models/classifier.md`).
+
+Session 52: a 7-bit copy reads 1.4-1.9 % of `dev_cards`' and `dev_decks`' labelled corners
+otherwise than its fp32 net (one view), and which ones moves with the calibration crops
+(seeds 24 and 25, 6,000 crops). The served net quantized again on a machine lacking two of the
+crop sets (`syn_cards2`, `syn_tiles3`; the committed copies' bytes are not made again there)
+read 2,264 of the five development card sets' 2,779 melds against the committed copy's 2,274
+(`dev_decks` 421 against 427): compare nets quantized alike (``docs/gpu.md``).
 """
 
 from __future__ import annotations
