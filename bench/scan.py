@@ -88,11 +88,16 @@ def main() -> int:
 
 
 def measure(scanner: Scanner, data: bytes, n: int, label: str) -> None:
-    """Print the median split of ``n`` scans of one photo (after a warm-up scan)."""
+    """Print the median split of ``n`` scans of one photo (after a warm-up scan), each judging
+    its melds afresh: the verdicts the repair keeps (``vision.repair.JUDGED``) would otherwise
+    all come from the scan before, which a new photo's do not."""
+    from vision.repair import forget_verdicts
+
     scanner.scan(data)  # warm-up
     parts: dict[str, list[float]] = {}
     walls = []
     for _ in range(n):
+        forget_verdicts()
         t = time.perf_counter()
         result = scanner.scan(data)
         walls.append((time.perf_counter() - t) * 1000)

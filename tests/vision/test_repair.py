@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import Rules
+from scorer import BurracoKind, Rules
 from vision.repair import Choice, could_meld, read_chain, read_meld, strays, tile_changes
 
 RULES = Rules.preset("burraco-fibur")
@@ -432,3 +432,20 @@ def test_strays_counts_a_set_as_the_table_rules_allow_it(row: str, burako: int, 
 )
 def test_strays_counts_the_cards_no_one_meld_holds(row: str, odd: int) -> None:
     assert strays(row.split(), Rules.preset("burraco-fibur")) == odd
+
+
+def test_a_verdict_kept_for_the_repair_is_the_one_its_codes_rules_and_order_give() -> None:
+    from scorer.rules import PRESETS
+    from vision.repair import _verdict
+
+    run = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "2C"]  # a wild at the end of seven
+    fibur, classic = PRESETS["burraco-fibur"], PRESETS["burraco-000"]
+    for _ in range(2):  # judged, then taken from what was kept: the same each time
+        semi, plain = _verdict(run, fibur), _verdict(run, classic)
+        assert semi is not None and (semi.bonus, semi.burraco) == (150, BurracoKind.SEMI_PURE)
+        assert plain is not None and (plain.bonus, plain.burraco) == (100, BurracoKind.IMPURE)
+        laid = _verdict(["7H", "9H", "8H"], fibur)  # out of order as laid out
+        assert laid is not None and not laid.valid
+        anyhow = _verdict(["7H", "9H", "8H"], fibur, ordered=False)
+        assert anyhow is not None and anyhow.valid
+        assert _verdict(["7H", "XX"], fibur) is None  # a code that is no piece
