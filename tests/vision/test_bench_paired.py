@@ -1,0 +1,60 @@
+"""``bench/paired.py``: two scanners compared meld by meld, and the sign test on the melds one of
+them alone reads."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from bench_scripts import load_bench
+
+from vision.evaluate import iter_truths
+from web.cli import main as meldcam
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_each_true_meld_is_counted_once_by_who_reads_it() -> None:
+    paired = load_bench("paired")
+    t = paired.tally([(True, True), (True, False), (False, True), (False, False), (True, False)])
+    assert (t.both, t.first, t.second, t.neither, t.melds) == (1, 2, 1, 1, 5)
+    assert t.add(t) == paired.Tally(2, 4, 2, 2)
+
+
+def test_the_sign_test_is_exact_and_two_sided() -> None:
+    sign_test = load_bench("paired").sign_test
+    assert sign_test(0, 0) == 1.0  # no meld changed hands: nothing to tell
+    assert sign_test(10, 0) == pytest.approx(2 / 1024)  # ten of ten one way
+    assert sign_test(0, 10) == sign_test(10, 0)
+    assert sign_test(5, 5) == 1.0  # an even split, capped at certainty
+    # 73 against 47: the tail of Binomial(120, 1/2) up to 47, doubled
+    assert sign_test(73, 47) == pytest.approx(0.0222, abs=5e-4)
+    assert sign_test(8, 6) > 0.5
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
+def test_a_scanner_compared_with_itself_never_reads_a_meld_the_other_misses(
+    own_cache: Path,  # the held-out decks rendered there, never into the user's face cache
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    src = tmp_path / "tables"
+    synth = ["synth", "--kind", "cards", "--art", "held-out", "--count", "3", "--size", "960"]
+    assert meldcam([*synth, "--workers", "1", "--out", str(src)]) == 0
+    melds = sum(len(t.melds) for t in iter_truths(src, "all"))
+    assert melds >= 3
+    capsys.readouterr()
+
+    models = str(ROOT / "models")
+    cache = ["--cache", str(tmp_path / "readings")]
+    assert load_bench("paired").main([models, models, "--set", str(src), *cache]) == 0
+    row = re.search(r"^\S+tables\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)$",
+                    capsys.readouterr().out, re.M)  # fmt: skip
+    assert row, "one line for the set"
+    n, first, second, both, first_alone, second_alone = (int(v) for v in row.groups()[:6])
+    assert n == melds
+    assert first == second == both and first_alone == second_alone == 0
+    assert float(row.group(7)) == 1.0
+    assert both > 0  # clean tables of 960 px: the model reads some melds exactly
