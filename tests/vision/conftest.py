@@ -23,3 +23,19 @@ def real() -> Path:
     if not REAL.is_dir():
         pytest.fail(f"the real photos are missing: {REAL}")
     return REAL
+
+
+@pytest.fixture
+def held_out_tables(own_cache: Path, tmp_path: Path) -> Path:
+    """Three card tables dealt from the decks no model trains on, 960 px long, made with
+    ``meldcam synth`` into the test's folder (the decks rendered into its own face cache)."""
+    import shutil
+
+    from web.cli import main as meldcam
+
+    if shutil.which("rsvg-convert") is None:
+        pytest.skip("no rsvg-convert")
+    src = tmp_path / "tables"
+    synth = ["synth", "--kind", "cards", "--art", "held-out", "--count", "3", "--size", "960"]
+    assert meldcam([*synth, "--workers", "1", "--out", str(src)]) == 0
+    return src

@@ -4,14 +4,12 @@ again at its true box as the scanner reads it."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from bench_scripts import load_bench
 
 from vision.evaluate import iter_truths
-from web.cli import main as meldcam
 
 
 def test_a_size_falls_in_the_first_bin_it_is_under() -> None:
@@ -19,15 +17,10 @@ def test_a_size_falls_in_the_first_bin_it_is_under() -> None:
     assert [size_bin(s, [12.0, 16.0]) for s in (3.0, 12.0, 15.9, 16.0, 90.0)] == [0, 1, 1, 2, 2]
 
 
-@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
 def test_every_corner_is_counted_and_read_at_its_true_box(
-    own_cache: Path,  # the held-out decks rendered there, never into the user's face cache
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    held_out_tables: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    src = tmp_path / "tables"
-    synth = ["synth", "--kind", "cards", "--art", "held-out", "--count", "3", "--size", "960"]
-    assert meldcam([*synth, "--workers", "1", "--out", str(src)]) == 0
+    src = held_out_tables
     corners = sum(not b.is_tile for t in iter_truths(src, "all") for b in t.boxes)
     assert corners > 20
     capsys.readouterr()

@@ -4,14 +4,12 @@ them alone reads."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from bench_scripts import load_bench
 
 from vision.evaluate import iter_truths
-from web.cli import main as meldcam
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,15 +32,10 @@ def test_the_sign_test_is_exact_and_two_sided() -> None:
     assert sign_test(8, 6) > 0.5
 
 
-@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="no rsvg-convert")
 def test_a_scanner_compared_with_itself_never_reads_a_meld_the_other_misses(
-    own_cache: Path,  # the held-out decks rendered there, never into the user's face cache
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    held_out_tables: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    src = tmp_path / "tables"
-    synth = ["synth", "--kind", "cards", "--art", "held-out", "--count", "3", "--size", "960"]
-    assert meldcam([*synth, "--workers", "1", "--out", str(src)]) == 0
+    src = held_out_tables
     melds = sum(len(t.melds) for t in iter_truths(src, "all"))
     assert melds >= 3
     capsys.readouterr()
