@@ -51,3 +51,11 @@ def test_a_scanner_compared_with_itself_never_reads_a_meld_the_other_misses(
     assert first == second == both and first_alone == second_alone == 0
     assert float(row.group(7)) == 1.0
     assert both > 0  # clean tables of 960 px: the model reads some melds exactly
+    # "read exactly" as `meldcam eval` counts it, from the same readings
+    from vision.evaluate import evaluate_folder
+    from vision.scanner import Scanner
+
+    report = evaluate_folder(
+        Scanner.load(ROOT / "models"), src, "cards", "all", cache=tmp_path / "readings"
+    )
+    assert report.melds_exact == first

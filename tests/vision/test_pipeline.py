@@ -148,6 +148,7 @@ def test_each_crop_set_is_cut_at_the_margin_of_the_pieces_its_name_says() -> Non
 def test_a_copy_of_the_models_is_quantized_in_its_own_folder(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    import json
     import shutil
 
     import numpy as np
@@ -188,3 +189,10 @@ def test_a_copy_of_the_models_is_quantized_in_its_own_folder(
         assert (pipeline.MODELS / name).read_bytes() == before  # the served copies untouched
     with pytest.raises(SystemExit):  # training writes models/ and nothing else
         pipeline.main(["--stages", "classifier", "--models", str(copy)])
+
+    # the copy's own scanner.json gives the margins its crops are cut at
+    config = json.loads((copy / CONFIG_FILE).read_text())
+    served = config["crop_margin"]
+    (copy / CONFIG_FILE).write_text(json.dumps({**config, "crop_margin": served + 0.05}))
+    assert pipeline.served_margins(["syn_cards"], copy) == {"syn_cards": served + 0.05}
+    assert pipeline.served_margins(["syn_cards"]) == {"syn_cards": served}

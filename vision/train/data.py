@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 
 from vision.classes import COARSE, PIECES
 from vision.crops import STORE_MARGIN, STORE_SIZE, cut_crops
-from vision.detections import NUM_FACES
+from vision.detections import NUM_FACES, box_intersection
 from vision.errors import UnreadablePhotoError
 from vision.truth import up_angle
 
@@ -244,15 +244,19 @@ def past_meld_ends(root: Path, image: Path) -> np.ndarray:
     if not places:
         return np.zeros((0, 4), np.float32)
     out = np.array(places, np.float32)
-    lt = np.maximum(out[:, None, :2], index[None, :, :2])
-    rb = np.minimum(out[:, None, 2:], index[None, :, 2:])
-    free = ~(np.clip(rb - lt, 0, None).prod(axis=2) > 0).any(axis=1)
-    centres = (out[:, :2] + out[:, 2:]) / 2
+    free = ~(box_intersection(out, index) > 0).any(axis=1)
     w, h = float(data["width"]), float(data["height"])
     free &= (out[:, 0] >= 0) & (out[:, 1] >= 0) & (out[:, 2] <= w) & (out[:, 3] <= h)
-    for outline in _joker_outlines(data["pieces"]):
-        free &= ~inside_outline(centres, outline)
+    free &= ~on_jokers((out[:, :2] + out[:, 2:]) / 2, _joker_outlines(data["pieces"]))
     return np.asarray(out[free], np.float32)
+
+
+def on_jokers(points: np.ndarray, outlines: Sequence[np.ndarray]) -> np.ndarray:
+    """Mask of the (N, 2) ``points`` that lie inside any of the card jokers' ``outlines``."""
+    mask = np.zeros(len(points), bool)
+    for outline in outlines:
+        mask |= inside_outline(points, outline)
+    return mask
 
 
 def inside_outline(points: np.ndarray, outline: np.ndarray) -> np.ndarray:
@@ -268,9 +272,8 @@ PAST_ENDS = 1
 """At most this many places past meld ends are cut from one photo, taken in turn from photo to
 photo among its places so that both ends of every kind of meld are met. The "not a piece"
 sheets travel to a lent GPU within its 64 MiB (`docs/gpu.md`): on a machine without
-`syn_cards2`, `pack --model both` weighed 61.1 MiB with one a photo, 61.7 with two. Where
-`syn_cards2` is made its sheet comes too: not measured, about 1.3 MiB by `syn_cards`' sheet (1.5
-MiB for its 350 photos mined, against 300 of `syn_cards2`)."""
+`syn_cards2`, `pack --model both` weighed 61.1 MiB with one a photo, 61.7 with two; with
+`syn_cards2` made (session 52) its sheet weighs 1.2 MiB and the pack 62.3 MiB with one."""
 NEGATIVES_VERSION = 2
 """What a "not a piece" set holds: 1 (no ``version`` in the file), the detector's finds where no
 piece lies; 2 (session 51), those and the places one fan step past each card meld's ends
@@ -320,11 +323,8 @@ def build_negative_set(
             sx, sy = image.shape[1] / photo.width, image.shape[0] / photo.height
             pieces, jokers = _piece_places(root, image_path, label, photo.width, photo.height)
             pieces = pieces * np.array([sx, sy, sx, sy], np.float32)
-            lt = np.maximum(found.xyxy[:, None, :2], pieces[None, :, :2])
-            rb = np.minimum(found.xyxy[:, None, 2:], pieces[None, :, 2:])
-            taken = (np.clip(rb - lt, 0, None).prod(axis=2) > 0).any(axis=1)
-            for outline in jokers:
-                taken |= inside_outline(found.centres, outline * [sx, sy])
+            taken = (box_intersection(found.xyxy, pieces) > 0).any(axis=1)
+            taken |= on_jokers(found.centres, [outline * [sx, sy] for outline in jokers])
             found = found[~taken]
             if len(found):
                 xs.append(cut_crops(image, found.xyxy, size, margin))

@@ -196,14 +196,15 @@ card sets (``syn_cards3``, ``dev_decks``, ``gpu_cards_turn``...) and the tile se
 (``syn_tiles2``, ``test_tile_fonts``, ``real``: the real photos here are of tiles)."""
 
 
-def served_margins(names: Iterable[str]) -> dict[str, float]:
-    """The margin the scanner cuts each named crop set's crops at (``scanner.json``), by the
+def served_margins(names: Iterable[str], models: Path | None = None) -> dict[str, float]:
+    """The margin the scanner cuts each named crop set's crops at (``scanner.json`` of
+    ``models``, default ``models/``), by the
     kind of piece its name says (:data:`CARD_SET_WORDS`, :data:`TILE_SET_WORDS`). A name that
     says neither, or both, is refused: until session 48 every set not named "cards" had the
     tile margin, so ``dev_decks`` would have been cut as tiles."""
     from vision.scanner import CONFIG_FILE, ScannerConfig
 
-    config = ScannerConfig.read(MODELS / CONFIG_FILE)
+    config = ScannerConfig.read((models or MODELS) / CONFIG_FILE)
     margins = {}
     for name in names:
         words = set(re.split(r"[_\d]+", name))
@@ -335,7 +336,7 @@ def quantize_stage(models: Path | None = None) -> list[Path]:
 
     crops = crops_folder()
     names = [*SYNTHETIC, "real", *(f"negatives_{n}" for n, s, _ in NEGATIVES if s == "train")]
-    margins = served_margins(names)
+    margins = served_margins(names, models)
     sets = [
         (path, margins[name]) for name in names if (path := crops / f"{name}_train.npz").exists()
     ]
