@@ -196,3 +196,122 @@ def test_a_copy_of_the_models_is_quantized_in_its_own_folder(
     (copy / CONFIG_FILE).write_text(json.dumps({**config, "crop_margin": served + 0.05}))
     assert pipeline.served_margins(["syn_cards"], copy) == {"syn_cards": served + 0.05}
     assert pipeline.served_margins(["syn_cards"]) == {"syn_cards": served}
+
+
+def _random_net(seed: int) -> dict[str, object]:
+    torch = pytest.importorskip("torch")
+    from vision.train.classifier import build_net
+
+    torch.manual_seed(seed)
+    net = build_net()
+    for module in net.modules():  # running statistics away from their starting 0 and 1
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.5, 0.5)
+            module.running_var.uniform_(0.5, 2.0)
+            module.num_batches_tracked.fill_(seed + 1)
+    return {k: v.clone() for k, v in net.state_dict().items()}
+
+
+def test_averaged_weights_are_the_weighted_mean_of_each_tensor(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from vision.train.classifier import average_weights, build_net, load_net
+
+    a, b = _random_net(1), _random_net(2)
+    torch.save({"net": a, "epoch": 3}, tmp_path / "a.pt")
+    torch.save({"net": b, "epoch": 5, "optimizer": {}}, tmp_path / "b.pt")
+    out = average_weights([(tmp_path / "a.pt", 1.0), (tmp_path / "b.pt", 3.0)], tmp_path / "m.pt")
+    state = torch.load(out, weights_only=False)
+    assert state["epoch"] == 5 and set(state) == {"net", "epoch"}
+    floats = [k for k, v in a.items() if v.is_floating_point()]
+    assert floats and any("running_var" in k for k in floats)
+    for k in floats:
+        want = 0.25 * a[k].double() + 0.75 * b[k].double()
+        assert state["net"][k].dtype == a[k].dtype
+        assert torch.allclose(state["net"][k].double(), want, atol=1e-6), k
+    counts = [k for k, v in a.items() if not v.is_floating_point()]
+    assert counts and all(torch.equal(state["net"][k], a[k]) for k in counts)  # the first's
+
+    # a net averaged with itself reads as itself
+    same = average_weights([(tmp_path / "a.pt", 0.3), (tmp_path / "a.pt", 0.7)], tmp_path / "s.pt")
+    x = torch.rand(4, 3, 48, 48)
+    with torch.no_grad():
+        assert torch.allclose(load_net(same)(x), load_net(tmp_path / "a.pt")(x), atol=1e-5)
+
+    # another net, or weights that say nothing, are refused by name
+    torch.save({"net": build_net(residual=0).state_dict(), "epoch": 0}, tmp_path / "old.pt")
+    with pytest.raises(ValueError, match=r"old\.pt"):
+        average_weights([(tmp_path / "a.pt", 1), (tmp_path / "old.pt", 1)], tmp_path / "x.pt")
+    with pytest.raises(ValueError, match="non-negative"):
+        average_weights([(tmp_path / "a.pt", 1), (tmp_path / "b.pt", -1)], tmp_path / "x.pt")
+    with pytest.raises(ValueError, match="non-negative"):
+        average_weights([], tmp_path / "x.pt")
+    assert not (tmp_path / "x.pt").exists()
+
+
+def test_the_classifier_stage_serves_its_runs_averaged_with_their_start(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    torch = pytest.importorskip("torch")
+    import shutil
+
+    from vision.scanner import CONFIG_FILE
+    from vision.train import classifier
+
+    models, runs = tmp_path / "models", tmp_path / "runs"
+    models.mkdir()
+    shutil.copy(pipeline.MODELS / CONFIG_FILE, models / CONFIG_FILE)
+    start = _random_net(0)
+    torch.save({"net": start, "epoch": 9}, models / "classifier.pt")
+    trained: list[tuple[int, Path, Path]] = []
+
+    def train(train_sets, val, out, *, seed, init, **options):  # type: ignore[no-untyped-def]
+        trained.append((seed, out.name, init))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not out.exists():  # a finished run resumes to nothing
+            torch.save({"net": _random_net(10 + seed), "epoch": 5}, out)
+        return {}
+
+    served: list[Path] = []
+    monkeypatch.setattr(classifier, "train_classifier", train)
+    monkeypatch.setattr(pipeline, "serve_classifier", lambda p: served.append(p) or [])
+    monkeypatch.setattr(pipeline, "MODELS", models)
+    monkeypatch.setattr(pipeline, "RUNS", runs)
+    monkeypatch.setattr(pipeline, "crops_folder", lambda: tmp_path / "crops")
+
+    pipeline.train_classifier_stage(6, runs=2, keep=0.5, run="avg")
+    folder = runs / "avg"
+    assert trained == [
+        (0, "classifier.pt", folder / "start.pt"),
+        (1, "classifier-seed1.pt", folder / "start.pt"),
+    ]
+    assert served == [folder / "averaged.pt"]
+    state = torch.load(served[0], weights_only=False)["net"]
+    one, two = _random_net(10), _random_net(11)
+    key = next(k for k in start if k.endswith("running_mean"))
+    for k in (key, next(iter(start))):
+        want = 0.5 * start[k] + 0.25 * one[k] + 0.25 * two[k]
+        assert torch.allclose(state[k], want, atol=1e-6)
+
+    # resumed after the served net changed, the stage averages with the start it began from
+    torch.save({"net": _random_net(99), "epoch": 0}, models / "classifier.pt")
+    pipeline.train_classifier_stage(6, runs=2, keep=0.5, run="avg")
+    again = torch.load(served[1], weights_only=False)["net"]
+    assert all(torch.equal(again[k], state[k]) for k in state)
+
+    # a single run is served as it is, from models/, as before
+    pipeline.train_classifier_stage(6, run="one")
+    assert served[2] == runs / "one" / "classifier.pt"
+    assert trained[-1] == (0, "classifier.pt", models / "classifier.pt")
+    assert not (runs / "one" / "start.pt").exists()
+
+    # runs begun without their start cannot be averaged with it; bad counts are refused
+    with pytest.raises(ValueError, match=r"start\.pt"):
+        pipeline.train_classifier_stage(6, runs=2, run="one")
+    with pytest.raises(ValueError, match="runs: 0"):
+        pipeline.train_classifier_stage(6, runs=0)
+    with pytest.raises(ValueError, match=r"keep: 1\.0"):
+        pipeline.train_classifier_stage(6, runs=2, keep=1.0)
+    for bad in (["--cls-runs", "0"], ["--cls-keep", "1"], ["--cls-keep", "-0.1"]):
+        with pytest.raises(SystemExit):  # refused before any stage runs
+            pipeline.main(["--stages", "classifier", *bad])
+    assert len(trained) == 5 and len(served) == 3

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -501,6 +501,49 @@ def strip_checkpoint(checkpoint: Path, out: Path) -> Path:
     state = torch.load(checkpoint, map_location="cpu", weights_only=False)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"net": state["net"], "epoch": state["epoch"]}, out)
+    return out
+
+
+def average_weights(parts: Sequence[tuple[Path, float]], out: Path) -> Path:
+    """The weighted mean of classifier checkpoints' weights, written to ``out`` as a checkpoint
+    (its ``epoch`` the last part's) from which a run starts or :func:`export_classifier` exports.
+
+    Nets fine-tuned from one start lie in one basin of the loss, and the mean of their weights
+    reads better than each ("model soups", Wortsman et al. 2022); weighing the start in too
+    keeps more of what the start read on data unlike the fine-tune's (WiSE-FT, Wortsman et al.
+    2022). Session 53: three short fine-tunes of the served net each read
+    ``dev_decks``' card corners (decks no model trains on) worse than it, the mean of the three
+    and the start at equal weight read them as it does and keep most of their gain on
+    ``dev_cards`` (``models/classifier.md``). BatchNorm's running statistics are averaged with
+    the weights; its step counters are the first part's. Every part must hold the same net."""
+    import torch
+
+    if not parts or any(w < 0 for _, w in parts) or sum(w for _, w in parts) <= 0:
+        raise ValueError(f"weights must be non-negative with a positive sum: {parts}")
+    total = sum(w for _, w in parts)
+    mean: dict[str, Tensor] = {}
+    dtypes = {}
+    epoch = 0
+    for path, weight in parts:
+        state = torch.load(path, map_location="cpu", weights_only=False)
+        epoch = int(state.get("epoch", 0))
+        net = state["net"]
+        if mean and set(net) != set(mean):
+            raise ValueError(f"{path}: not the same net as {parts[0][0]}")
+        for key, value in net.items():
+            if not value.is_floating_point():
+                mean.setdefault(key, value.clone())
+            elif key not in mean:
+                mean[key], dtypes[key] = value.double() * (weight / total), value.dtype
+            elif mean[key].shape != value.shape:
+                raise ValueError(
+                    f"{path}: {key} is {tuple(value.shape)}, not {tuple(mean[key].shape)}"
+                )
+            else:
+                mean[key] += value.double() * (weight / total)
+    weights = {k: v.to(dtypes[k]) if k in dtypes else v for k, v in mean.items()}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"net": weights, "epoch": epoch}, out)
     return out
 
 

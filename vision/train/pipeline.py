@@ -273,14 +273,39 @@ def train_classifier_stage(
     lr: float = 3e-3,
     run: str = "",
     device: str = "cpu",
+    runs: int = 1,
+    keep: float = 0.0,
 ) -> None:
     """Train the classifier in ``runs/<run>`` (default: named by the crop sets), starting from
-    ``models/classifier.pt`` when that run is new, and export it to ``models/``."""
-    from vision.crops import CROP_SIZE
-    from vision.train.classifier import train_classifier
+    ``models/classifier.pt`` when that run is new, and export it to ``models/``.
 
+    With ``runs`` over 1, as many runs are trained from that start with seeds 0, 1, ... (the
+    first in ``classifier.pt``, the others in ``classifier-seed<k>.pt``), and the mean of their
+    weights is served; ``keep`` weighs the start's own weights into that mean (WiSE-FT: 0.5
+    serves the start and the runs' mean at equal weight;
+    :func:`vision.train.classifier.average_weights`). The start is kept beside the runs
+    (``start.pt``) when the first of them begins, so a resumed stage averages with the same
+    start after ``models/`` has changed."""
+    from vision.crops import CROP_SIZE
+    from vision.train.classifier import average_weights, strip_checkpoint, train_classifier
+
+    if runs < 1:
+        raise ValueError(f"runs: {runs}; at least one run is trained")
+    if not 0 <= keep < 1:
+        raise ValueError(f"keep: {keep}; the start's weight lies in [0, 1)")
     crops = crops_folder()
-    checkpoint = RUNS / (run or f"cls{CROP_SIZE}-{crops.name}") / "classifier.pt"
+    folder = RUNS / (run or f"cls{CROP_SIZE}-{crops.name}")
+    checkpoints = [
+        folder / ("classifier.pt" if k == 0 else f"classifier-seed{k}.pt") for k in range(runs)
+    ]
+    averaged = runs > 1 or keep > 0
+    start = folder / "start.pt" if averaged else MODELS / "classifier.pt"
+    if averaged and not start.exists():
+        if any(c.exists() for c in checkpoints):
+            raise ValueError(
+                f"{folder}: runs begun without their start (start.pt) cannot be averaged with it"
+            )
+        strip_checkpoint(MODELS / "classifier.pt", start)
     negatives = {
         split: [
             p
@@ -290,22 +315,28 @@ def train_classifier_stage(
         for split in ("train", "val")
     }
     val = ("syn_cards", "syn_tiles", *WIDER, "real")
-    train_classifier(
-        [crops / f"{n}_train.npz" for n in (*SYNTHETIC, "real")] + negatives["train"],
-        {n: crops / f"{n}_val.npz" for n in val} | {p.stem: p for p in negatives["val"]},
-        checkpoint,
-        epochs=epochs,
-        threads=threads,
-        init=MODELS / "classifier.pt",
-        # the real crops are few; the wider fonts' tiles are new (session 31)
-        repeat={crops / f"{n}_train.npz": 2 for n in ("real", *WIDER)},
-        sample=sample,
-        lr=lr,
-        device=device,
-        # validation crops are cut at the margins the scanner serves
-        val_margin=served_margins((*val, *(p.stem for p in negatives["val"]))),
-    )
-    serve_classifier(checkpoint)
+    for seed, checkpoint in enumerate(checkpoints):
+        train_classifier(
+            [crops / f"{n}_train.npz" for n in (*SYNTHETIC, "real")] + negatives["train"],
+            {n: crops / f"{n}_val.npz" for n in val} | {p.stem: p for p in negatives["val"]},
+            checkpoint,
+            epochs=epochs,
+            seed=seed,
+            threads=threads,
+            init=start,
+            # the real crops are few; the wider fonts' tiles are new (session 31)
+            repeat={crops / f"{n}_train.npz": 2 for n in ("real", *WIDER)},
+            sample=sample,
+            lr=lr,
+            device=device,
+            # validation crops are cut at the margins the scanner serves
+            val_margin=served_margins((*val, *(p.stem for p in negatives["val"]))),
+        )
+    if averaged:
+        parts = [(start, keep)] + [(c, (1 - keep) / runs) for c in checkpoints]
+        serve_classifier(average_weights(parts, folder / "averaged.pt"))
+    else:
+        serve_classifier(checkpoints[0])
 
 
 def serve_classifier(checkpoint: Path) -> list[Path]:
@@ -504,6 +535,15 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     p.add_argument("--cls-lr", type=float, default=3e-3, help="the classifier's peak learning rate")
     p.add_argument(
+        "--cls-runs", type=int, default=1,
+        help="classifier runs from one start with seeds 0, 1, ...: the mean of their weights "
+        "is served",
+    )  # fmt: skip
+    p.add_argument(
+        "--cls-keep", type=float, default=0.0,
+        help="the start's weight in that mean (0.5: the start and the runs' mean alike)",
+    )  # fmt: skip
+    p.add_argument(
         "--cls-run", default="", help="the classifier's run folder under runs/ (a new one starts "
         "from models/classifier.pt)",
     )  # fmt: skip
@@ -534,6 +574,8 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     args = p.parse_args(argv)
     stages = set(args.stages.split(","))
+    if args.cls_runs < 1 or not 0 <= args.cls_keep < 1:
+        p.error("--cls-runs is at least 1 and --cls-keep lies in [0, 1)")
     if args.models is not None and not stages <= {"quantize", "evaluate"}:
         p.error("--models goes with the quantize and evaluate stages alone")
     t0 = time.time()
@@ -545,8 +587,9 @@ def main(argv: list[str] | None = None) -> int:
     if "classifier" in stages:
         build_negatives()
         train_classifier_stage(
-            args.cls_epochs, args.threads, args.cls_sample, args.cls_lr, args.cls_run, args.device
-        )
+            args.cls_epochs, args.threads, args.cls_sample, args.cls_lr, args.cls_run,
+            args.device, args.cls_runs, args.cls_keep,
+        )  # fmt: skip
     elif "quantize" in stages:
         quantize_stage(args.models)
     if "evaluate" in stages:
