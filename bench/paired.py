@@ -22,7 +22,10 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from vision.truth import Truth
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("second", type=Path, help="another models folder (a candidate)")
     p.add_argument(
         "--set", action="append", dest="sets", required=True, metavar="SRC[:SPLIT]",
-        help="a labelled set (split 'all' unless named); cards unless its name says tiles",
+        help="a labelled set (split 'all' unless named); each photo is read as the kind "
+        "its labels are",
     )  # fmt: skip
     p.add_argument("--cache", type=Path, default=ROOT / "runs" / "readings")
     p.add_argument(
@@ -89,11 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'set':<24} melds  first second   both  first alone  second alone  sign test")
     for spec in args.sets:
         src, _, split = spec.partition(":")
-        kind = "tiles" if "tile" in Path(src).name else "cards"
         pairs: list[tuple[bool, bool]] = []
         for truth in iter_truths(Path(src), split or "all"):
             if not truth.melds:
                 continue
+            kind = truth_kind(truth)
             found = [
                 melds_read(r.read(truth.image, truth.image, kind).assemble(path=str(truth.image)))
                 for r in readers
@@ -105,6 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     if len(args.sets) > 1:
         print(_row("all", total))
     return 0
+
+
+def truth_kind(truth: Truth) -> str:
+    """The kind a photo is read as: what most of its labelled boxes are (cards on a tie)."""
+    tiles = sum(box.is_tile for box in truth.boxes)
+    return "tiles" if 2 * tiles > len(truth.boxes) else "cards"
 
 
 def _row(name: str, t: Tally) -> str:

@@ -59,3 +59,31 @@ def test_a_scanner_compared_with_itself_never_reads_a_meld_the_other_misses(
         Scanner.load(ROOT / "models"), src, "cards", "all", cache=tmp_path / "readings"
     )
     assert report.melds_exact == first
+
+
+def test_each_photo_is_read_as_the_kind_its_labels_are_whatever_its_set_is_called(
+    own_cache: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from web.cli import main as meldcam
+
+    src = tmp_path / "tables"  # no "tile" in the name
+    synth = ["synth", "--kind", "tiles", "--count", "2", "--size", "960", "--workers", "1"]
+    assert meldcam([*synth, "--out", str(src)]) == 0
+    paired = load_bench("paired")
+    truths = [t for t in iter_truths(src, "all") if t.melds]
+    assert truths and {paired.truth_kind(t) for t in truths} == {"tiles"}
+    capsys.readouterr()
+
+    models = str(ROOT / "models")
+    cache = ["--cache", str(tmp_path / "readings")]
+    assert paired.main([models, models, "--set", str(src), *cache]) == 0
+    row = re.search(r"^\S+tables\s+(\d+)\s+(\d+)\s+", capsys.readouterr().out, re.M)
+    assert row, "one line for the set"
+    from vision.evaluate import evaluate_folder
+    from vision.scanner import Scanner
+
+    report = evaluate_folder(
+        Scanner.load(ROOT / "models"), src, "tiles", "all", cache=tmp_path / "readings"
+    )
+    assert int(row.group(1)) == sum(len(t.melds) for t in truths)
+    assert int(row.group(2)) == report.melds_exact > 0  # read as tiles: melds read

@@ -169,12 +169,11 @@ NOT_A_PIECE = NUM_FACES
 
 
 def _piece_places(
-    root: Path, image: Path, label: Path, w: int, h: int
+    doc: dict[str, Any] | None, label: Path, w: int, h: int
 ) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Where a photo's pieces lie, from its truth JSON read once: every box where a piece's
+    """Where a photo's pieces lie, from its truth JSON ``doc``: every box where a piece's
     index or face lies, readable or not (its regions), and the outline (4, 2) of each card
     joker; where a set has no JSON, the labelled boxes and no outline."""
-    doc = _truth_doc(root, image)
     if doc is None:
         return pixel_boxes(read_labels(label), w, h), []
     pieces = doc["pieces"]
@@ -212,9 +211,13 @@ def past_meld_ends(root: Path, image: Path) -> np.ndarray:
     card's own face (blank paper, a pip) or, past the open end, the table; no detector boxes
     it, so :func:`build_negative_set` met none of it until session 51, and the classifier read
     blank paper there as a joker (`docs/measurements.md`, "One joker seen by two marks")."""
+    return meld_end_places(_truth_doc(root, image))
+
+
+def meld_end_places(data: dict[str, Any] | None) -> np.ndarray:
+    """:func:`past_meld_ends` of a truth JSON already read (none where there is none)."""
     from vision.truth import PARTLY_VISIBLE
 
-    data = _truth_doc(root, image)
     if data is None:
         return np.zeros((0, 4), np.float32)
     pieces = {p["uid"]: p for p in data["pieces"]}
@@ -321,14 +324,15 @@ def build_negative_set(
             if not len(found):
                 continue
             sx, sy = image.shape[1] / photo.width, image.shape[0] / photo.height
-            pieces, jokers = _piece_places(root, image_path, label, photo.width, photo.height)
+            doc = _truth_doc(root, image_path)
+            pieces, jokers = _piece_places(doc, label, photo.width, photo.height)
             pieces = pieces * np.array([sx, sy, sx, sy], np.float32)
             taken = (box_intersection(found.xyxy, pieces) > 0).any(axis=1)
             taken |= on_jokers(found.centres, [outline * [sx, sy] for outline in jokers])
             found = found[~taken]
             if len(found):
                 xs.append(cut_crops(image, found.xyxy, size, margin))
-            ends = past_meld_ends(root, image_path) * np.array([sx, sy, sx, sy], np.float32)
+            ends = meld_end_places(doc) * np.array([sx, sy, sx, sy], np.float32)
             ends = ends[(k + np.arange(min(len(ends), PAST_ENDS))) % max(len(ends), 1)]
             if len(ends):
                 xs.append(cut_crops(image, ends, size, margin))
