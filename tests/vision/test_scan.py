@@ -154,8 +154,11 @@ def test_a_black_and_white_photo_is_reported_and_its_suits_left_uncertain(
 ) -> None:
     """The real fans in grey read every red card as a black one (session 33: 50 right, 37
     false): the scan says so (``colourless``) and marks every piece but a joker uncertain, where
-    the fans as taken are not colourless."""
+    the fans as taken are not colourless. A joker is uncertain as in any photo, where read less
+    surely than ``SURE``: the 7-bit copy of session 53's net, on a CPU without VNNI, reads a weak
+    false joker in one grey fan (session 54), which is rightly marked."""
     from vision.photo import load_photo
+    from vision.repair import SURE
 
     for image, _ in _fans(real):
         photo = load_photo(image)
@@ -166,7 +169,9 @@ def test_a_black_and_white_photo_is_reported_and_its_suits_left_uncertain(
         assert result.colourless and result.to_json()["colourless"] is True
         assert result.to_json()["colour"] == 0.0 and taken.to_json()["colour"] > 40
         assert len(result.pieces) > 30
-        assert set(result.uncertain) == {i for i, p in enumerate(result.pieces) if p.code != "JK"}
+        assert {i for i, p in enumerate(result.pieces) if p.code != "JK"} <= set(result.uncertain)
+        assert all(result.pieces[i].code != "JK" or result.pieces[i].confidence < SURE
+                   for i in result.uncertain)  # fmt: skip
 
 
 # a held-out real photo of a whole tile set laid out in rows (54 tiles, about 40 px each)
