@@ -14,6 +14,7 @@ from vision.gaps import (
     GAP_LOOKS,
     UNMARKED_JOKER_CONFIDENCE,
     candidate_boxes,
+    fan_step,
     fill_gaps,
     flanked,
     flanked_jokers,
@@ -203,6 +204,90 @@ def test_only_a_place_with_a_card_beyond_it_in_line_is_looked_at() -> None:
     assert _centres(flanked_places(_joined(near, _column(100, [220], ["9H"])), 400, 400)) == [
         (100.0, 190.0)
     ]
+
+
+def test_a_lines_fan_step_leaves_its_gaps_out() -> None:
+    assert fan_step(np.array([60.0, 30.0])) == 30.0  # 9H _ JH QH: one link is a gap
+    assert fan_step(np.array([30.0, 28.0, 61.0, 32.0])) == 31.0  # the median of three or more
+    assert fan_step(np.array([30.0, 40.0])) == 30.0  # the shorter of two
+    assert fan_step(np.array([15.0, 30.0, 31.0, 30.0, 29.0])) == 30.0  # one short link
+    assert fan_step(np.zeros(0)) == 0.0
+
+
+def test_a_gap_in_a_line_of_three_is_measured_by_its_steps_not_by_itself() -> None:
+    """9H _ JH QH, the gap 1.65 steps long: the median of the two links (1.3 steps) had read the
+    gap as a step, so no place was looked at (`dev_decks` 000126, a Kennard joker, session 54).
+    Two links that differ by 1.5 steps without a gap between them (`dev_cards` 000013, 9C 10C
+    JC) are no gap: a line of two links measures its step by one of them, so its gap must be
+    1.6 steps long (``GAP_STEP``)."""
+    dets = _column(100, [100, 100 + 1.65 * STEP, 100 + 2.65 * STEP], ["9H", "JH", "QH"])
+    assert _centres(flanked_places(dets, 400, 400)) == [(100.0, 124.8)]
+    varied = _column(100, [100, 100 + 1.5 * STEP, 100 + 2.5 * STEP], ["9C", "10C", "JC"])
+    assert len(flanked_places(varied, 400, 400)) == 0
+    # a longer line measures its step by more links: a gap of 1.55 steps is one there
+    # (`syn_cards` val 000499: AS KS _ 10C 10C)
+    ys = np.cumsum([100, STEP, 1.55 * STEP, STEP]).tolist()
+    longer = _column(100, ys, ["AS", "KS", "10C", "10C"])
+    assert _centres(flanked_places(longer, 400, 400)) == [(100.0, 153.2)]
+
+
+def test_the_card_beyond_a_gap_is_looked_for_along_the_whole_line() -> None:
+    """6C 7C 8C 9C laid unevenly (the last link 18 degrees off the line), JC two steps on along
+    the line: the last link's way would look 17 px beside it (`dev_decks` 000030, 000114)."""
+    xs, ys = [100, 97, 103, 90], [100, 130, 160, 190]
+    codes = ["6C", "7C", "8C", "9C"]
+    line = _joined(*(_column(x, [y], [c]) for x, y, c in zip(xs, ys, codes, strict=True)))
+    beyond = _column(90 - 60 * 10 / 90, [250], ["JC"])
+    assert _centres(flanked_places(_joined(line, beyond), 400, 400)) == [(86.7, 220.0)]
+
+
+def test_a_top_card_seen_by_both_corners_flanks_a_place_by_its_corner_in_line() -> None:
+    """5H 6H _ 8H, the 8H on top of the fan and seen by both corners: the grouping shows it by
+    its far corner (in a row of cards facing the other way), yet the corner in line with the
+    meld is the one two steps past 6H (`dev_decks` 000019)."""
+    meld = replace(_column(100, [100, 130], ["5H", "6H"]), up=np.zeros(2, np.float32))
+    top = replace(_column(100, [190], ["8H"]), up=np.zeros(1, np.float32))
+    row = zip([160, 190, 220], ["8H", "KS", "QS"], strict=True)
+    other = _joined(*(_column(x, [280], [c]) for x, c in row))
+    dets = _joined(meld, top, replace(other, up=np.full(3, np.pi, np.float32)))
+    assert _centres(flanked_places(dets, 400, 400)) == [(100.0, 160.0)]
+
+
+def test_a_place_where_indexes_outsize_the_step_is_looked_at_but_is_not_plain() -> None:
+    """Indexes bigger than the fan step (Kennard's deck, close up): 6H and 8H lie nearer the
+    place between them than their box size, which counted as covering it until session 55
+    (`dev_decks` 000126); within 0.8 steps they do not, but the place is crowded, not plain."""
+    big = np.array([40.0, 60.0])  # a box side of 49 px against a step of 30
+    ys = [100, 130, 190, 220]
+    xyxy = np.array(
+        [[100 - big[0] / 2, y - big[1] / 2, 100 + big[0] / 2, y + big[1] / 2] for y in ys]
+    )
+    dets = _column(100, ys, ["5H", "6H", "8H", "9H"])
+    dets = Detections(xyxy.astype(np.float32), dets.confidence, dets.coarse, dets.faces, dets.up)
+    boxes, pairs, plain = flanked(dets, 400, 400)
+    assert _centres(boxes) == [(100.0, 160.0)] and pairs == [("6H", "8H")]
+    assert plain.tolist() == [False]
+    assert flanked(_column(100, ys, ["5H", "6H", "8H", "9H"]), 400, 400)[2].tolist() == [True]
+
+
+def test_a_blank_place_found_only_by_the_looser_look_needs_a_meld_to_hold_a_joker() -> None:
+    """The looser look (session 55: a line's step by the shorter of two links, the way on along
+    the whole line, second corners, the step's cover) finds places in fanned hands too, where a
+    card's index need not show: a blank place it alone finds is a joker only where a joker could
+    make a meld with its two neighbours (the real fans turned half round read a false joker
+    between 8C and 3H of a bridge hand without this). A place plainly found is taken as before:
+    a meld laid wrong (6H _ 8C) is the players' mistake, for the verdict to report."""
+    image = np.zeros((400, 400, 3), np.uint8)
+    ys = [100, 100 + 1.65 * STEP, 100 + 2.65 * STEP]  # found only by the shorter link's step
+    for codes, taken in ((["9H", "JH", "QH"], True), (["8C", "3H", "4H"], False)):
+        dets = _column(100, ys, codes)
+        assert flanked(dets, 400, 400)[2].tolist() == [False]
+        out = flanked_jokers(image, dets, _blank_reader())
+        assert (len(out) == 4 and out.codes()[3] == "JK") if taken else out is dets, codes
+    plainly = _column(100, [100, 130, 190, 220], ["5H", "6H", "8C", "9C"])
+    assert flanked(plainly, 400, 400)[2].tolist() == [True]
+    out = flanked_jokers(image, plainly, _blank_reader())
+    assert len(out) == 5 and out.codes()[4] == "JK"
 
 
 def test_weakly_read_jokers_make_no_line() -> None:
