@@ -76,9 +76,9 @@ def main() -> int:
             args.models / other, config.crop_margin, config.tile_crop_margin
         )
         scanner.count_copies = True
-        measure(scanner, data, args.photos, f"card fan, {other} served")
+        measure(scanner, data, args.photos, f"card fan, read with {other} (not served here)")
         scanner.count_copies = False
-        measure(scanner, afar, args.photos, f"fan tiled 2x2, {other} served")
+        measure(scanner, afar, args.photos, f"fan tiled 2x2, read with {other} (not served here)")
     weights = args.models / "detector.pt"
     if importlib.util.find_spec("ultralytics") and weights.exists():
         compare_ultralytics(weights, data, scanner.config.imgsz, args.photos)
