@@ -148,6 +148,11 @@ taken where a joker could make a meld with the end card and its neighbour. Of th
 melds lost to a piece missed alone, 15 lack a marked joker, most at a meld's end. Taken at any
 certainty, `dev_cards` fell 581 -> 568 of 705 and `dev_decks` 432 -> 427; at 0.6, 580; at 0.8,
 582 (one meld gained): what reads as a joker there is mostly no joker.
+And a sign for the blank jokers that lie on top of a meld's other end (its top card then shows
+one corner only, its far one covered): at the top ends of `dev_decks`' and `dev_cards`' lines
+(`runs/top55.py`, gitignored) the end card showed one corner at 45 of Kennard's jokers lying
+one step on, but also at 96 Kennard ends and 291 others where no joker lay (far corners cut by
+the frame, under another meld, or missed): no sign alone.
 """
 
 from __future__ import annotations
