@@ -248,6 +248,54 @@ def test_averaged_weights_are_the_weighted_mean_of_each_tensor(tmp_path: Path) -
     assert not (tmp_path / "x.pt").exists()
 
 
+def test_averaged_detectors_are_the_weighted_mean_and_read_as_their_parts(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    from vision.train.detector import average_detectors
+    from vision.train.env import offline_ultralytics
+
+    offline_ultralytics(1)
+    from ultralytics.nn.tasks import DetectionModel
+
+    def model(seed: int, nc: int = 4) -> DetectionModel:
+        torch.manual_seed(seed)
+        net = DetectionModel("yolov8n.yaml", nc=nc, verbose=False)
+        for module in net.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.running_mean.uniform_(-0.5, 0.5)
+        return net.eval()
+
+    a, b = model(1), model(2)
+    torch.save({"model": a.half(), "ema": None, "train_args": {"imgsz": 320}}, tmp_path / "a.pt")
+    torch.save({"model": model(9).half(), "ema": b.half()}, tmp_path / "b.pt")  # ema taken
+    out = average_detectors([(tmp_path / "a.pt", 1.0), (tmp_path / "b.pt", 1.0)], tmp_path / "m.pt")
+    ckpt = torch.load(out, weights_only=False)
+    assert ckpt["train_args"] == {"imgsz": 320} and ckpt["epoch"] == -1
+    mean = ckpt["model"].state_dict()
+    sa, sb = a.state_dict(), b.state_dict()
+    floats = [k for k, v in sa.items() if v.is_floating_point()]
+    assert len(floats) > 100
+    for k in floats:
+        want = (sa[k].double() + sb[k].double()) / 2
+        assert mean[k].dtype == torch.float16
+        assert torch.allclose(mean[k].double(), want, atol=2e-3, rtol=2e-3), k
+
+    # a detector averaged with itself reads as itself
+    same = average_detectors(
+        [(tmp_path / "a.pt", 0.4), (tmp_path / "a.pt", 0.6)], tmp_path / "s.pt"
+    )
+    x = torch.rand(1, 3, 64, 64)
+    with torch.no_grad():
+        got = torch.load(same, weights_only=False)["model"].float().eval()(x)[0]
+        assert torch.allclose(got, a.float().eval()(x)[0], atol=1e-4)
+
+    # a detector of other classes is refused by name
+    torch.save({"model": model(3, nc=5).half()}, tmp_path / "five.pt")
+    with pytest.raises(ValueError, match=r"five\.pt"):
+        average_detectors([(tmp_path / "a.pt", 1), (tmp_path / "five.pt", 1)], tmp_path / "x.pt")
+    assert not (tmp_path / "x.pt").exists()
+
+
 def test_the_classifier_stage_serves_its_runs_averaged_with_their_start(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

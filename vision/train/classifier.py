@@ -518,30 +518,14 @@ def average_weights(parts: Sequence[tuple[Path, float]], out: Path) -> Path:
     the weights; its step counters are the first part's. Every part must hold the same net."""
     import torch
 
-    if not parts or any(w < 0 for _, w in parts) or sum(w for _, w in parts) <= 0:
-        raise ValueError(f"weights must be non-negative with a positive sum: {parts}")
-    total = sum(w for _, w in parts)
-    mean: dict[str, Tensor] = {}
-    dtypes = {}
-    epoch = 0
+    from vision.train.soup import weighted_mean
+
+    states = []
     for path, weight in parts:
         state = torch.load(path, map_location="cpu", weights_only=False)
-        epoch = int(state.get("epoch", 0))
-        net = state["net"]
-        if mean and set(net) != set(mean):
-            raise ValueError(f"{path}: not the same net as {parts[0][0]}")
-        for key, value in net.items():
-            if not value.is_floating_point():
-                mean.setdefault(key, value.clone())
-            elif key not in mean:
-                mean[key], dtypes[key] = value.double() * (weight / total), value.dtype
-            elif mean[key].shape != value.shape:
-                raise ValueError(
-                    f"{path}: {key} is {tuple(value.shape)}, not {tuple(mean[key].shape)}"
-                )
-            else:
-                mean[key] += value.double() * (weight / total)
-    weights = {k: v.to(dtypes[k]) if k in dtypes else v for k, v in mean.items()}
+        states.append((str(path), state["net"], weight))
+    weights = weighted_mean(states)
+    epoch = int(state.get("epoch", 0))
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"net": weights, "epoch": epoch}, out)
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from vision.train.env import offline_ultralytics
@@ -33,6 +33,7 @@ def train_detector(
     cache: bool = False,
     close_mosaic: int | None = None,
     on_epoch: Callable[[Path], None] | None = None,
+    seed: int = 0,
 ) -> Path:
     """Train (or resume ``project/name/weights/last.pt``) on ``device`` (``cpu``, or a CUDA
     device such as ``0``); returns the best checkpoint.
@@ -44,7 +45,9 @@ def train_detector(
     this long, ultralytics fitting its schedule to it after the first epoch (``epochs`` is then
     only the first guess); ``cache``: hold the decoded images in memory; ``close_mosaic``: the
     last epochs without mosaic (default a fifth); ``on_epoch``: called with ``last.pt`` after
-    each epoch is saved (the GPU run copies it out, ``vision/train/gpu.py``)."""
+    each epoch is saved (the GPU run copies it out, ``vision/train/gpu.py``); ``seed``: the
+    order and augmentation drawn (runs of one recipe with other seeds, to be averaged:
+    :func:`average_detectors`)."""
     offline_ultralytics(threads)
     from ultralytics import YOLO
 
@@ -91,6 +94,7 @@ def train_detector(
         patience=100,
         verbose=False,
         time=hours,
+        seed=seed,
     )
     return project / name / "weights" / "best.pt"
 
@@ -116,6 +120,31 @@ def strip_checkpoint(weights: Path, out: Path) -> Path:
     model = ckpt.get("ema") or ckpt["model"]
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model.half(), "epoch": -1, "train_args": ckpt.get("train_args", {})}, out)
+    return out
+
+
+def average_detectors(parts: Sequence[tuple[Path, float]], out: Path) -> Path:
+    """The weighted mean of detector checkpoints' weights (ultralytics checkpoints of one design:
+    a run's ``last.pt`` or a stripped ``models/detector.pt``), written to ``out`` as
+    :func:`strip_checkpoint` writes one, from which a run starts or :func:`serve_detector`
+    serves. Each part's EMA weights are taken where it has them, as ultralytics does; the mean
+    is taken in float64 (:func:`vision.train.soup.weighted_mean`) and stored in fp16, as every
+    served checkpoint is. The first part's model carries the mean and its training arguments."""
+    import torch
+
+    from vision.train.soup import weighted_mean
+
+    models, states = [], []
+    for path, weight in parts:
+        ckpt = torch.load(path, map_location="cpu", weights_only=False)
+        model = (ckpt.get("ema") or ckpt["model"]).float()
+        models.append((model, ckpt.get("train_args", {})))
+        states.append((str(path), model.state_dict(), weight))
+    mean = weighted_mean(states)
+    model, train_args = models[0]
+    model.load_state_dict(mean)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model.half(), "epoch": -1, "train_args": train_args}, out)
     return out
 
 
