@@ -248,8 +248,15 @@ def test_averaged_weights_are_the_weighted_mean_of_each_tensor(tmp_path: Path) -
     assert not (tmp_path / "x.pt").exists()
 
 
-def test_averaged_detectors_are_the_weighted_mean_and_read_as_their_parts(tmp_path: Path) -> None:
+def test_averaged_detectors_are_the_weighted_mean_and_read_as_their_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     torch = pytest.importorskip("torch")
+    from PIL import Image
+
+    # importing ultralytics replaces PIL's Image.open for good (to try HEIF plugins it would
+    # fetch); put the original back after this test, or the photo tests that follow it fail
+    monkeypatch.setattr(Image, "open", Image.open)
     pytest.importorskip("ultralytics")
     from vision.train.detector import average_detectors
     from vision.train.env import offline_ultralytics
