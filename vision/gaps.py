@@ -364,10 +364,8 @@ def flanked(
     lines = lines if lines is not None else lines_of_cards(dets)
     centres, sizes, _up, chains, codes, shown = lines
     line_of = {i: k for k, chain in enumerate(chains) for i in chain}
-    found: list[tuple[np.ndarray, np.ndarray]] = []
-    pairs: list[tuple[str, str]] = []
-    steps: list[float] = []
-    plain: list[bool] = []
+    # (plainly found, (centre, size), the flanking codes, the line's fan step) of each place
+    places: list[tuple[bool, tuple[np.ndarray, np.ndarray], tuple[str, str], float]] = []
     for chain in chains:
         if len(chain) < 2:
             continue
@@ -381,10 +379,8 @@ def flanked(
         for k, length in enumerate(lengths):
             was = round(float(length) / median) == 2
             if was or least <= float(length) / step < 2.5:
-                found.append(((c[k] + c[k + 1]) / 2, (s[k] + s[k + 1]) / 2))
-                pairs.append((codes[chain[k]], codes[chain[k + 1]]))
-                steps.append(step)
-                plain.append(was)
+                place = ((c[k] + c[k + 1]) / 2, (s[k] + s[k + 1]) / 2)
+                places.append((was, place, (codes[chain[k]], codes[chain[k + 1]]), step))
         for end, other, inner in ((0, -1, 1), (-1, 0, -2)):
             q = _beyond(lines, line_of, chain, end, c[end] - c[inner], median)
             was = q is not None and max(chain[end], q) < shown
@@ -394,17 +390,14 @@ def flanked(
                 q = _beyond(lines, line_of, chain, end, c[end] - c[other], step)
             if q is None:
                 continue
-            found.append(((c[end] + centres[q]) / 2, (s[end] + sizes[q]) / 2))
-            pairs.append((codes[chain[end]], codes[q]))
-            steps.append(step)
-            plain.append(was)
-    # the plain places first: a place found both ways is kept as plainly found
-    order = sorted(range(len(found)), key=lambda k: not plain[k])
-    found, pairs = [found[k] for k in order], [pairs[k] for k in order]
-    steps, plain = [steps[k] for k in order], [plain[k] for k in order]
-    kept, crowded = _uncovered_at(found, dets, width, height, steps)
-    plainly = np.array([plain[k] and not crowded[j] for j, k in enumerate(kept)], bool)
-    return _boxes([found[k] for k in kept]), [pairs[k] for k in kept], plainly
+            place = ((c[end] + centres[q]) / 2, (s[end] + sizes[q]) / 2)
+            places.append((was, place, (codes[chain[end]], codes[q]), step))
+    # the plain places first (a stable sort): a place found both ways is kept as plainly found
+    places.sort(key=lambda p: not p[0])
+    found = [p[1] for p in places]
+    kept, crowded = _uncovered_at(found, dets, width, height, [p[3] for p in places])
+    plainly = np.array([places[k][0] and not crowded[j] for j, k in enumerate(kept)], bool)
+    return _boxes([found[k] for k in kept]), [places[k][2] for k in kept], plainly
 
 
 def _beyond(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from vision.train.env import offline_ultralytics
 
@@ -134,17 +135,17 @@ def average_detectors(parts: Sequence[tuple[Path, float]], out: Path) -> Path:
 
     from vision.train.soup import weighted_mean
 
-    models, states = [], []
+    states: list[tuple[str, dict[str, Any], float]] = []
     for path, weight in parts:
         ckpt = torch.load(path, map_location="cpu", weights_only=False)
         model = (ckpt.get("ema") or ckpt["model"]).float()
-        models.append((model, ckpt.get("train_args", {})))
+        if not states:  # the first part's model carries the mean
+            first, train_args = model, ckpt.get("train_args", {})
         states.append((str(path), model.state_dict(), weight))
-    mean = weighted_mean(states)
-    model, train_args = models[0]
-    model.load_state_dict(mean)
+    mean = weighted_mean(states)  # refuses no parts, so ``first`` is bound below
+    first.load_state_dict(mean)
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model.half(), "epoch": -1, "train_args": train_args}, out)
+    torch.save({"model": first.half(), "epoch": -1, "train_args": train_args}, out)
     return out
 
 
