@@ -116,3 +116,49 @@ def test_the_command_names_a_set_it_cannot_find_and_fails(
     monkeypatch.setattr(pipeline, "DATA", tmp_path)
     assert main(["--set", "dev_nowhere", str(tmp_path / "net.pt")]) == 2
     assert "dev_nowhere" in capsys.readouterr().err
+
+
+def test_crops_are_compared_by_the_size_of_their_true_boxes() -> None:
+    from vision.train.compare import by_size
+
+    truth = ["7H", "8H", "9H", "10H", "JH"]
+    served = ["7H", "8D", "9H", "10D", "JH"]
+    candidate = ["7D", "8H", "9H", "10H", "JH"]
+    sides = np.array([5.0, 12.0, 15.9, 16.0, 40.0])  # a side on a bound falls in the bin above
+    line = by_size(truth, served, candidate, sides, bins=(12.0, 16.0, 20.0))
+    assert "under 12 1.000 -> 0.000 (1)" in line
+    assert "12-16 0.500 -> 1.000 (2)" in line
+    assert "16-20 0.000 -> 1.000 (1)" in line
+    assert "20 and over 1.000 -> 1.000 (1)" in line
+    assert line.split(": ", 1)[1].count("(") == 4  # every bin holds a crop here
+    assert "16-20" not in by_size(
+        truth[:1], served[:1], candidate[:1], sides[:1], (12.0, 16.0, 20.0)
+    )
+    with pytest.raises(ValueError, match="4 sides"):
+        by_size(truth, served, candidate, sides[:4])
+
+
+def test_the_true_sides_follow_the_crops_order_photo_by_photo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PIL import Image
+
+    from vision.train import pipeline
+    from vision.train.compare import true_crops, true_sides
+
+    root = tmp_path / "dev_small"
+    photos = {  # split, name, size, labels (class cx cy w h)
+        ("train", "a"): ((200, 100), ["0 0.5 0.5 0.1 0.2", "13 0.2 0.3 0.05 0.1"]),
+        ("train", "b"): ((100, 100), []),  # no labels: no crop, no side
+        ("val", "c"): ((400, 300), ["5 0.5 0.5 0.03 0.04"]),
+    }
+    for (split, stem), (size, rows) in photos.items():
+        (root / "images" / split).mkdir(parents=True, exist_ok=True)
+        (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", size, (200, 180, 90)).save(root / "images" / split / f"{stem}.jpg")
+        (root / "labels" / split / f"{stem}.txt").write_text("\n".join(rows))
+    monkeypatch.setattr(pipeline, "DATA", tmp_path)
+    sides = true_sides("dev_small")
+    assert sides == pytest.approx([math.sqrt(20 * 20), math.sqrt(10 * 10), math.sqrt(12 * 12)])
+    _, faces = true_crops("dev_small")
+    assert faces.tolist() == [0, 13, 5]  # one side per crop, in the same order

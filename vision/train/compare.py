@@ -6,7 +6,8 @@ sets) with the served net (``models/classifier.pt``) and with each checkpoint, o
 served margin, and prints per set: the share read right, how many crops the checkpoint gets
 right that the served net got wrong and the reverse, the two-sided sign test on those two counts
 (McNemar's exact test), what the lost and the gained crops were read as, and how many of the
-card jokers' corners each net reads right (since session 49); then the same for
+card jokers' corners each net reads right (since session 49) and, since session 57, the share
+each reads right by the size of the crops' true boxes (:data:`SIZE_BINS`); then the same for
 the "not a piece" crops mined from `syn_cards` val (:data:`NEGATIVES`), where right is "not a
 piece".
 
@@ -23,6 +24,7 @@ piece" (`models/classifier.md`).
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import sys
 from collections import Counter
@@ -192,6 +194,62 @@ def true_crops(name: str) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
+SIZE_BINS = (12.0, 16.0, 20.0, 26.0, 35.0)
+"""Upper bounds (px) of the true boxes' sides by which the crops are also compared, as
+`bench/corner_sizes.py` bins the scanner's corners. Session 57: a net fine-tuned on the card
+corners under 20 px alone read `dev_cards`' under 12 px 0.619 -> 0.644 and 12-16 px 0.829 ->
+0.847, but `dev_decks`' 0.774 -> 0.731 and 0.800 -> 0.781: the set's overall share hides where
+a net gains and where it loses."""
+
+
+def true_sides(name: str) -> np.ndarray:
+    """The side of each labelled box of ``data/<name>`` (the square root of its area in the
+    photo's pixels), in :func:`true_crops`' order: train split, then val, photo by photo."""
+    from PIL import Image
+
+    from vision.train import pipeline as P
+    from vision.train.data import labelled_photos, read_labels
+
+    sides = []
+    for split in ("train", "val"):
+        for image, label in labelled_photos(P.DATA / name, split):
+            rows = read_labels(label)
+            if not len(rows):
+                continue  # no crop is cut from a photo without labels
+            with Image.open(image) as photo:  # the header alone: its size
+                w, h = photo.size
+            sides.append(np.sqrt(rows[:, 3] * w * rows[:, 4] * h))
+    return np.concatenate(sides) if sides else np.zeros(0)
+
+
+def by_size(
+    truth: Sequence[str],
+    served: Sequence[str],
+    candidate: Sequence[str],
+    sides: np.ndarray,
+    bins: Sequence[float] = SIZE_BINS,
+) -> str:
+    """The share of crops each net reads right, by the side of the crop's true box (``sides``,
+    px; a side equal to a bound falls in the bin above it): one line, empty bins left out."""
+    if not len(truth) == len(served) == len(candidate) == len(sides):
+        raise ValueError(
+            f"{len(truth)} truths, {len(served)} served readings, {len(candidate)} candidate "
+            f"ones, {len(sides)} sides"
+        )
+    t = np.asarray(truth)
+    before, after = np.asarray(served) == t, np.asarray(candidate) == t
+    where = np.searchsorted(np.asarray(bins, np.float64), np.asarray(sides), side="right")
+    names = [f"under {bins[0]:g}"]
+    names += [f"{a:g}-{b:g}" for a, b in itertools.pairwise(bins)]
+    names.append(f"{bins[-1]:g} and over")
+    parts = []
+    for k, label in enumerate(names):
+        m = where == k
+        if m.any():
+            parts.append(f"{label} {before[m].mean():.3f} -> {after[m].mean():.3f} ({m.sum()})")
+    return "  by true box side (px): " + ", ".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("checkpoints", nargs="+", type=Path, help="classifier .pt files")
@@ -205,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(args.threads)
     sets: dict[str, tuple[np.ndarray, list[str], np.ndarray]] = {}  # crops, truth, tile or not
+    sides: dict[str, np.ndarray] = {}
     for name in args.sets or SETS:
         try:
             x, y = true_crops(name)
@@ -212,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{e}: make the set first (`make train`)", file=sys.stderr)
             return 2
         sets[name] = (x, [PIECES.class_name(int(f)) for f in y], tiles_of(y))
+        sides[name] = true_sides(name)
     negatives = P.negatives_file(*NEGATIVES)
     if negatives.exists():  # what the detector finds on a card set's photos where no piece lies
         data = np.load(negatives)
@@ -222,8 +282,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, (x, truth, tile) in sets.items():
         before = readings(served, x, tile)
         for checkpoint, net in nets.items():
-            result = pair(truth, before, readings(net, x, tile))
+            after = readings(net, x, tile)
+            result = pair(truth, before, after)
             print(f"{name} {checkpoint}: {result.describe()}", flush=True)
+            if name in sides:  # (the mined "not a piece" crops have no true box)
+                print(by_size(truth, before, after, sides[name]), flush=True)
     if not negatives.exists():
         print(f"no {negatives.name}: false pieces not compared (`make train` mines it)")
     return 0
