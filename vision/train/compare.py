@@ -197,8 +197,8 @@ def true_crops(name: str) -> tuple[np.ndarray, np.ndarray]:
 SIZE_BINS = (12.0, 16.0, 20.0, 26.0, 35.0)
 """Upper bounds (px) of the true boxes' sides by which the crops are also compared, as
 `bench/corner_sizes.py` bins the scanner's corners. Session 57: a net fine-tuned on the card
-corners under 20 px alone read `dev_cards`' under 12 px 0.619 -> 0.644 and 12-16 px 0.829 ->
-0.847, but `dev_decks`' 0.774 -> 0.731 and 0.800 -> 0.781: the set's overall share hides where
+corners under 20 px alone read `dev_cards`' under 12 px 0.623 -> 0.642 and 12-16 px 0.798 ->
+0.819, but `dev_decks`' 0.763 -> 0.727 and 0.792 -> 0.774: the set's overall share hides where
 a net gains and where it loses."""
 
 
