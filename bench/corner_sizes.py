@@ -20,7 +20,6 @@ scanner serves on this CPU; ``MELDCAM_CLASSIFIER=int8w7`` reads as ``models/metr
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +29,7 @@ import numpy as np
 from vision.detections import Detections, box_iou
 from vision.evaluate import iter_truths
 from vision.scanner import Scanner
+from vision.train.compare import SIZE_BINS, bin_names
 
 ROOT = Path(__file__).resolve().parents[1]
 FOUND_IOU = 0.4
@@ -66,7 +66,11 @@ def size_bin(side: float, bins: Sequence[float]) -> int:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("sets", nargs="+", help="SRC or SRC:SPLIT (default split: all)")
-    p.add_argument("--bins", default="12,16,20,26,35", help="upper bounds of the sizes, px")
+    p.add_argument(
+        "--bins",
+        default=",".join(f"{b:g}" for b in SIZE_BINS),
+        help="upper bounds of the sizes, px",
+    )
     p.add_argument("--models", type=Path, default=ROOT / "models")
     args = p.parse_args(argv)
     bins = [float(b) for b in args.bins.split(",")]
@@ -107,10 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     if not table[:, 0].sum():
         raise SystemExit("no labelled card corner")
     print("true box (px) | corners | found | read right at the detector's box | at the true box")
-    names = [f"under {bins[0]:g}"]
-    names += [f"{a:g}-{b:g}" for a, b in itertools.pairwise(bins)]
-    names += [f"{bins[-1]:g} and over"]
-    for name, (n, found_n, right, true_right) in zip(names, table, strict=True):
+    for name, (n, found_n, right, true_right) in zip(bin_names(bins), table, strict=True):
         if n:
             print(
                 f"{name} | {n} | {found_n / n:.3f} | {right / max(found_n, 1):.3f} | "

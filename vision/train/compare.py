@@ -222,6 +222,14 @@ def true_sides(name: str) -> np.ndarray:
     return np.concatenate(sides) if sides else np.zeros(0)
 
 
+def bin_names(bins: Sequence[float]) -> list[str]:
+    """The names of the size bins that the bounds ``bins`` make: ``under 12``, ``12-16``, ...,
+    ``35 and over`` (shared with `bench/corner_sizes.py`)."""
+    names = [f"under {bins[0]:g}"]
+    names += [f"{a:g}-{b:g}" for a, b in itertools.pairwise(bins)]
+    return [*names, f"{bins[-1]:g} and over"]
+
+
 def by_size(
     truth: Sequence[str],
     served: Sequence[str],
@@ -239,11 +247,8 @@ def by_size(
     t = np.asarray(truth)
     before, after = np.asarray(served) == t, np.asarray(candidate) == t
     where = np.searchsorted(np.asarray(bins, np.float64), np.asarray(sides), side="right")
-    names = [f"under {bins[0]:g}"]
-    names += [f"{a:g}-{b:g}" for a, b in itertools.pairwise(bins)]
-    names.append(f"{bins[-1]:g} and over")
     parts = []
-    for k, label in enumerate(names):
+    for k, label in enumerate(bin_names(bins)):
         m = where == k
         if m.any():
             parts.append(f"{label} {before[m].mean():.3f} -> {after[m].mean():.3f} ({m.sum()})")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from vision.train.env import offline_ultralytics
 
@@ -135,16 +134,15 @@ def average_detectors(parts: Sequence[tuple[Path, float]], out: Path) -> Path:
 
     from vision.train.soup import weighted_mean
 
-    states: list[tuple[str, dict[str, Any], float]] = []
-    for path, weight in parts:
-        ckpt = torch.load(path, map_location="cpu", weights_only=False)
-        model = (ckpt.get("ema") or ckpt["model"]).float()
-        if not states:  # the first part's model carries the mean
-            first, train_args = model, ckpt.get("train_args", {})
-        states.append((str(path), model.state_dict(), weight))
-    mean = weighted_mean(states)  # refuses no parts, so ``first`` is bound below
+    ckpts = [torch.load(path, map_location="cpu", weights_only=False) for path, _ in parts]
+    models = [(ckpt.get("ema") or ckpt["model"]).float() for ckpt in ckpts]
+    mean = weighted_mean(
+        [(str(path), m.state_dict(), w) for (path, w), m in zip(parts, models, strict=True)]
+    )  # (refuses an empty ``parts``)
+    first = models[0]
     first.load_state_dict(mean)
     out.parent.mkdir(parents=True, exist_ok=True)
+    train_args = ckpts[0].get("train_args", {})
     torch.save({"model": first.half(), "epoch": -1, "train_args": train_args}, out)
     return out
 
