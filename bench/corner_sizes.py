@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +28,7 @@ import numpy as np
 from vision.detections import Detections, box_iou
 from vision.evaluate import iter_truths
 from vision.scanner import Scanner
-from vision.train.compare import SIZE_BINS, bin_names
+from vision.train.compare import SIZE_BINS, bin_names, size_bin
 
 ROOT = Path(__file__).resolve().parents[1]
 FOUND_IOU = 0.4
@@ -56,11 +55,6 @@ class _FirstRead:
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.classifier, name)
-
-
-def size_bin(side: float, bins: Sequence[float]) -> int:
-    """The index of the first bound in ``bins`` that ``side`` is under (``len(bins)``: none)."""
-    return next((k for k, bound in enumerate(bins) if side < bound), len(bins))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -520,12 +520,11 @@ def average_weights(parts: Sequence[tuple[Path, float]], out: Path) -> Path:
 
     from vision.train.soup import weighted_mean
 
-    states = []
-    for path, weight in parts:
-        state = torch.load(path, map_location="cpu", weights_only=False)
-        states.append((str(path), state["net"], weight))
-    weights = weighted_mean(states)
-    epoch = int(state.get("epoch", 0))
+    states = [torch.load(path, map_location="cpu", weights_only=False) for path, _ in parts]
+    weights = weighted_mean(
+        [(str(path), state["net"], w) for (path, w), state in zip(parts, states, strict=True)]
+    )  # (refuses an empty ``parts``)
+    epoch = int(states[-1].get("epoch", 0))
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"net": weights, "epoch": epoch}, out)
     return out

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from vision.classes import CARD_JOKER as CARD_JOKER_FACE
 from vision.classes import PIECES, face_name
@@ -230,6 +231,13 @@ def bin_names(bins: Sequence[float]) -> list[str]:
     return [*names, f"{bins[-1]:g} and over"]
 
 
+def size_bin(sides: ArrayLike, bins: Sequence[float] = SIZE_BINS) -> np.ndarray:
+    """The bin of each side (px) among the bounds ``bins``: the index of the first bound it is
+    under, ``len(bins)`` where it is under none (a side equal to a bound falls in the bin above
+    it). Shared with `bench/corner_sizes.py`."""
+    return np.searchsorted(np.asarray(bins, np.float64), sides, side="right")
+
+
 def by_size(
     truth: Sequence[str],
     served: Sequence[str],
@@ -246,7 +254,7 @@ def by_size(
         )
     t = np.asarray(truth)
     before, after = np.asarray(served) == t, np.asarray(candidate) == t
-    where = np.searchsorted(np.asarray(bins, np.float64), np.asarray(sides), side="right")
+    where = size_bin(np.asarray(sides), bins)
     parts = []
     for k, label in enumerate(bin_names(bins)):
         m = where == k
