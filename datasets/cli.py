@@ -37,7 +37,8 @@ def add_synth_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--art", choices=ART, default="classic",
         help="classic: the card decks and the tile styles every set drew until session 31;"
-        " wider: those and tile styles numbered in more fonts (new training scenes); held-out:"
+        " wider: those, tile styles numbered in more fonts and drawn decks' suits in more faces"
+        " (new training scenes); held-out:"
         " only the card decks of datasets/decks and the tile styles in fonts no model trains on",
     )  # fmt: skip
     p.add_argument("--workers", type=int, default=2, help="processes (results do not depend on it)")
@@ -70,6 +71,7 @@ def run_synth(args: argparse.Namespace) -> int:
         held_out_fonts,
         index_fonts,
         wider_fonts,
+        wider_pip_fonts,
     )
     from datasets.scene import DRAWN_SHARE, SceneKind
     from datasets.tiles import CLASSIC_TILE_STYLES, HELD_OUT_TILE_STYLES, TRAINED_TILE_STYLES
@@ -84,6 +86,7 @@ def run_synth(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     size = (args.size, round(args.size * 3 / 4))
     decks, drawn, tile_styles = None, DRAWN_SHARE, CLASSIC_TILE_STYLES
+    pips: tuple[str, ...] = ()
     if args.art == "wider":
         tile_styles = TRAINED_TILE_STYLES
     elif args.art == "held-out":
@@ -97,6 +100,8 @@ def run_synth(args: argparse.Namespace) -> int:
     try:  # refused before anything is written
         for fonts in needed:
             fonts()
+        if args.kind != "tiles" and args.art == "wider":  # drawn decks' suits, one face a deck
+            pips = wider_pip_fonts()
     except MissingFontError as err:
         print(f"meldcam synth: {err}", file=sys.stderr)
         return EXIT_MISSING_ART
@@ -115,6 +120,7 @@ def run_synth(args: argparse.Namespace) -> int:
             decks=decks,
             drawn=drawn,
             tile_styles=tile_styles,
+            pips=pips,
         )
     except (MissingArtError, MissingFontError) as err:
         print(f"meldcam synth: {err}", file=sys.stderr)

@@ -2,7 +2,9 @@
 
 Each style number gives one deterministic deck (font, weight, index size and placement, paper
 tint, red and black inks, court and joker designs) in the same atlas layout as
-:mod:`datasets.card_art`, with its exact index box.
+:mod:`datasets.card_art`, with its exact index box. Its suits and joker marks are printed in
+:data:`datasets.fonts.PIP_FONT`, or, given faces to choose from (``pips``: new training scenes'
+:data:`datasets.fonts.WIDER_PIP_FONTS`, session 59), in one of them.
 """
 
 from __future__ import annotations
@@ -47,9 +49,18 @@ def _rgba(c: tuple[int, int, int]) -> tuple[int, int, int, int]:
     return (c[0], c[1], c[2], 255)
 
 
-@lru_cache(maxsize=DRAWN_STYLES)
-def drawn_deck(style: int) -> CardDeck:
-    """The drawn deck number ``style`` (0 <= style < DRAWN_STYLES)."""
+def pip_face(style: int, pips: tuple[str, ...] = ()) -> str:
+    """The face of drawn deck ``style``'s suits and joker marks: :data:`PIP_FONT`, or one of
+    ``pips`` (a step of 5 through them, so that 14 faces are each drawn by the 16 styles)."""
+    return pips[(style * 5 + 3) % len(pips)] if pips else PIP_FONT
+
+
+@lru_cache(maxsize=2 * DRAWN_STYLES)
+def drawn_deck(style: int, pips: tuple[str, ...] = ()) -> CardDeck:
+    """The drawn deck number ``style`` (0 <= style < DRAWN_STYLES), its suits and joker marks
+    in :func:`pip_face`'s face. The same style with and without ``pips`` differs in those
+    alone (its key says which: ``drawn/3`` or ``drawn/3/FreeSans``)."""
+    pip_name = pip_face(style, pips)
     rng = np.random.default_rng([7919, style])
     fonts = index_fonts()
     fname = fonts[style % len(fonts)]
@@ -60,7 +71,7 @@ def drawn_deck(style: int) -> CardDeck:
     black = (int(rng.integers(0, 35)),) * 3
     index_h = rng.uniform(0.10, 0.15) * h
     rank_font = font(fname, int(index_h))
-    pip_font = font(PIP_FONT, int(index_h * rng.uniform(0.7, 0.95)))
+    pip_font = font(pip_name, int(index_h * rng.uniform(0.7, 0.95)))
     margin_x = rng.uniform(0.035, 0.07) * w
     margin_y = rng.uniform(0.025, 0.05) * h
     radius = int(rng.uniform(0.04, 0.08) * w)
@@ -73,12 +84,12 @@ def drawn_deck(style: int) -> CardDeck:
         ink = red if suit in (Suit.HEARTS, Suit.DIAMONDS) else black
         for col, rank in enumerate(RANKS):
             img, box = _card(w, h, paper, ink, rank, suit, rank_font, pip_font, margin_x, margin_y)
-            _court_or_pips(img, rank, suit, ink, court_fill, fname, box)
+            _court_or_pips(img, rank, suit, ink, court_fill, fname, box, pip_name)
             faces[(ATLAS_ROW[suit], col)] = img
             boxes.append(box)
     joker_boxes = []
     for (r, c), ink in zip(JOKER_CELLS, (black, red), strict=True):
-        img, box = _joker(w, h, paper, ink, rank_font, margin_x, margin_y, joker_kind)
+        img, box = _joker(w, h, paper, ink, margin_x, margin_y, joker_kind, pip_name)
         faces[(r, c)] = img
         joker_boxes.append(box)
     faces[BACK_CELL] = _back(w, h, rng)
@@ -104,7 +115,8 @@ def drawn_deck(style: int) -> CardDeck:
         float(jb[:, 2].max()),
         float(jb[:, 3].max()),
     )
-    return CardDeck(f"drawn/{style}", atlas, (w, h), index_box, joker_box, True)
+    key = f"drawn/{style}" if not pips else f"drawn/{style}/{pip_name.rsplit('.', 1)[0]}"
+    return CardDeck(key, atlas, (w, h), index_box, joker_box, True)
 
 
 def _rounded_mask(w: int, h: int, radius: int) -> np.ndarray:
@@ -176,12 +188,13 @@ def _court_or_pips(
     fills: list[tuple[int, ...]],
     fname: str,
     box: tuple[float, float, float, float],
+    pip_name: str = PIP_FONT,
 ) -> None:
     w, h = img.size
     d = ImageDraw.Draw(img)
     pip = PIP_CHAR[suit]
     if rank is Rank.ACE:
-        f = font(PIP_FONT, int(0.4 * h))
+        f = font(pip_name, int(0.4 * h))
         d.text((w / 2, h / 2), pip, fill=_rgba(ink), font=f, anchor="mm")
         return
     if rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
@@ -199,7 +212,7 @@ def _court_or_pips(
         f = font(fname, int(0.28 * h))
         d.text((w / 2, h * 0.58), str(rank), fill=_rgba(ink), font=f, anchor="mm")
         return
-    f = font(PIP_FONT, int(0.13 * h))
+    f = font(pip_name, int(0.13 * h))
     for px, py in _PIPS[int(rank)]:
         d.text((px * w, py * h), pip, fill=_rgba(ink), font=f, anchor="mm")
 
@@ -209,15 +222,15 @@ def _joker(
     h: int,
     paper: tuple[int, ...],
     ink: tuple[int, int, int],
-    rank_font: object,
     mx: float,
     my: float,
     kind: int,
+    pip_name: str = PIP_FONT,
 ) -> tuple[Image.Image, tuple[float, float, float, float]]:
     img = _blank(w, h, paper)
     layer = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
-    small = font(PIP_FONT, int(0.07 * h))
+    small = font(pip_name, int(0.07 * h))
     y = my
     for ch in "JOKER":
         d.text((mx, y), ch, fill=_rgba(ink), font=small)
@@ -231,7 +244,7 @@ def _joker(
             (w / 2, h / 2),
             "\u2605",
             fill=_rgba(ink),
-            font=font(PIP_FONT, int(0.45 * h)),
+            font=font(PIP_FONT, int(0.45 * h)),  # the star: few faces have it
             anchor="mm",
         )
     elif kind == 1:
@@ -243,7 +256,7 @@ def _joker(
             [(w * 0.25, h * 0.36), (w * 0.5, h * 0.15), (w * 0.75, h * 0.36)], fill=_rgba(ink)
         )
     else:
-        f = font(PIP_FONT, int(0.12 * h))
+        f = font(pip_name, int(0.12 * h))
         dd.text((w / 2, h / 2), "JOKER", fill=_rgba(ink), font=f, anchor="mm")
     pad = 1.5
     return img, ((bbox[0] - pad) / w, (bbox[1] - pad) / h, (bbox[2] + pad) / w, (bbox[3] + pad) / h)

@@ -67,6 +67,37 @@ installed by ``make apt``): the held-out tile styles draw their numbers in them 
 HELD_OUT_FONT_PACKAGES = ("fonts-lato", "fonts-roboto-unhinted")
 BOLD_HINTS = ("Bold",)
 PIP_FONT = "DejaVuSans.ttf"
+"""The face of every drawn deck's suits and joker marks in the classic art, and of the jokers'
+star in every art."""
+WIDER_PIP_FONTS = (
+    "ClearSans-Regular.ttf",
+    "ClearSans-Bold.ttf",
+    "ClearSans-Thin.ttf",
+    "DejaVuMathTeXGyre.ttf",
+    "DejaVuSans.ttf",
+    "DejaVuSansMono.ttf",
+    "FreeMono.ttf",
+    "FreeMonoBold.ttf",
+    "FreeSans.ttf",
+    "FreeSansBold.ttf",
+    "FreeSerif.ttf",
+    "LiberationMono-Regular.ttf",
+    "LiberationSans-Regular.ttf",
+    "LiberationSerif-Regular.ttf",
+)
+"""Faces whose suits the drawn decks of new training scenes print (session 59; ``meldcam synth
+--art wider``, :func:`datasets.drawn_cards.drawn_deck`'s ``pips``), one a deck, half the time
+(``datasets.scene.OTHER_PIPS_SHARE``), as decks' pips differ: short fine-tunes taught drawn decks
+so read the decks no model has seen better than the same scenes with every pip in
+:data:`PIP_FONT` (``models/classifier.md``). Not ``FreeSerifBold``, whose spade is a club and
+club a spade (``tests/datasets/test_drawn_pips.py``)."""
+WIDER_PIP_FONT_PACKAGES = (
+    "fonts-clear-sans",
+    "fonts-dejavu-core",
+    "fonts-dejavu-extra",
+    "fonts-freefont-ttf",
+    "fonts-liberation2",
+)
 HANDWRITING = ("ComicNeue-Regular.otf", "ComicNeue-Bold.otf", "DejaVuSans-Oblique.ttf")
 """Faces of the scores written on score pads (distractors)."""
 HANDWRITING_PACKAGES = ("fonts-comic-neue", "fonts-dejavu-extra")
@@ -101,6 +132,11 @@ def held_out_fonts() -> tuple[str, ...]:
 def wider_fonts() -> tuple[str, ...]:
     """:data:`WIDER_FONTS`, or :class:`MissingFontError` saying what to install."""
     return _installed(WIDER_FONTS, WIDER_FONT_PACKAGES, "wider tile")
+
+
+def wider_pip_fonts() -> tuple[str, ...]:
+    """:data:`WIDER_PIP_FONTS`, or :class:`MissingFontError` saying what to install."""
+    return _installed(WIDER_PIP_FONTS, WIDER_PIP_FONT_PACKAGES, "drawn decks' suit")
 
 
 def handwriting_fonts() -> tuple[str, ...]:

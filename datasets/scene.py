@@ -19,7 +19,7 @@ import numpy as np
 
 from datasets.backgrounds import table_surface
 from datasets.camera import Camera, make_camera
-from datasets.card_art import DeckSource, load_deck, require_art
+from datasets.card_art import CardDeck, DeckSource, load_deck, require_art
 from datasets.compose import (
     Composite,
     Placement,
@@ -46,6 +46,11 @@ CANVAS_OVERSAMPLE = 1.0
 DRAWN_SHARE = 0.3
 """How often a card scene is dealt from a deck drawn by :mod:`datasets.drawn_cards` instead of
 an installed one (0 for the held-out decks' scenes: those decks alone)."""
+OTHER_PIPS_SHARE = 0.5
+"""Given faces for the drawn decks' suits (``pips``), how often a drawn deck dealt prints them
+in its style's face rather than in :data:`datasets.fonts.PIP_FONT` (session 59: short
+fine-tunes taught on drawn decks half so read the decks no model has seen about as well as those
+taught on all in the other faces, and the drawn decks of the classic sets better)."""
 
 
 class SceneKind(StrEnum):
@@ -96,17 +101,25 @@ def _pick_deck(
     return None
 
 
+def _drawn(rng: np.random.Generator, pips: tuple[str, ...]) -> CardDeck:
+    """A drawn deck, its suits in one of ``pips`` :data:`OTHER_PIPS_SHARE` of the time (no
+    draw is spent on it without ``pips``: the classic sets deal as before)."""
+    style = int(rng.integers(DRAWN_STYLES))
+    return drawn_deck(style, pips if pips and rng.random() < OTHER_PIPS_SHARE else ())
+
+
 def _card_kit(
     rng: np.random.Generator,
     decks: tuple[DeckSource, ...],
     index_px: float,
     detail: float = 1.0,
     drawn: float = DRAWN_SHARE,
+    pips: tuple[str, ...] = (),
 ) -> tuple[CardKit, float]:
     picked = _pick_deck(rng, decks, drawn)
-    deck = picked.deck if picked is not None else drawn_deck(int(rng.integers(DRAWN_STYLES)))
+    deck = picked.deck if picked is not None else _drawn(rng, pips)
     # a deck without jokers (most KDE decks) plays with a drawn deck's
-    jokers = None if deck.has_jokers else drawn_deck(int(rng.integers(DRAWN_STYLES)))
+    jokers = None if deck.has_jokers else _drawn(rng, pips)
     idx_frac = deck.index_box[3] - deck.index_box[1]
     card_h_img = index_px / idx_frac
     height = int(np.clip(card_h_img * CANVAS_OVERSAMPLE, 48 * detail, 300 * detail))
@@ -121,6 +134,7 @@ def render_scene(
     framing: int | None = None,
     drawn: float = DRAWN_SHARE,
     tile_styles: Sequence[int] = CLASSIC_TILE_STYLES,
+    pips: tuple[str, ...] = (),
 ) -> Scene:
     """Render one scene; the same seed gives the same scene.
 
@@ -132,7 +146,10 @@ def render_scene(
     from a drawn deck rather than from ``decks`` (:data:`DRAWN_SHARE`); ``tile_styles``: the tile
     styles drawn from (by default :data:`datasets.tiles.CLASSIC_TILE_STYLES`, as every set drew
     until session 31; ``TRAINED_TILE_STYLES`` for new training scenes, ``HELD_OUT_TILE_STYLES``
-    for tiles no model trains on)."""
+    for tiles no model trains on); ``pips``: faces a drawn deck prints its suits in, one a deck,
+    :data:`OTHER_PIPS_SHARE` of the time (by default none: :data:`datasets.fonts.PIP_FONT`
+    alone, as every set drew until session 59; :data:`datasets.fonts.WIDER_PIP_FONTS` for new
+    training scenes)."""
     detail = max(size) / (framing or max(size))
     rng = np.random.default_rng(seed)
     if kind is SceneKind.MIXED:
@@ -149,7 +166,7 @@ def render_scene(
     style: dict[str, Any] = {"what": what}
     if what in ("cards", "both"):
         assert decks is not None
-        kit, scale = _card_kit(rng, decks, index_px, detail, drawn)
+        kit, scale = _card_kit(rng, decks, index_px, detail, drawn, pips)
         piece_h = float(kit.size[1])
         style["deck"] = kit.deck.key
         if kit.jokers is not None:

@@ -49,6 +49,7 @@ class SynthJob:
     framing: int | None = None
     drawn: float = DRAWN_SHARE
     tile_styles: tuple[int, ...] = CLASSIC_TILE_STYLES
+    pips: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +138,7 @@ def render_one(job: SynthJob, out: Path, index: int) -> WrittenImage:
         job.framing,
         job.drawn,
         job.tile_styles,
+        job.pips,
     )
     name = f"{index:06d}"
     split = split_of(index)
@@ -217,17 +219,19 @@ def generate(
     framing: int | None = None,
     drawn: float = DRAWN_SHARE,
     tile_styles: tuple[int, ...] = CLASSIC_TILE_STYLES,
+    pips: tuple[str, ...] = (),
 ) -> list[WrittenImage]:
     """Render ``count`` images into ``out``; returns what was written, in index order.
 
     ``decks`` limits the card decks used (default: every installed deck); ``framing`` frames
     each scene as a photo of that long side would and renders it at ``size`` (see
     :func:`datasets.scene.render_scene`); ``drawn`` is the share of card scenes dealt from a
-    drawn deck instead; ``tile_styles`` the tile styles drawn from.
+    drawn deck instead; ``tile_styles`` the tile styles drawn from; ``pips`` the faces the drawn
+    decks print their suits in (:func:`datasets.drawn_cards.drawn_deck`).
     """
     if decks is None and kind is not SceneKind.TILES:
         decks = require_art()
-    job = SynthJob(kind, seed, size, scheme, crops, decks, framing, drawn, tile_styles)
+    job = SynthJob(kind, seed, size, scheme, crops, decks, framing, drawn, tile_styles, pips)
     prepare(out, scheme)
     results: list[WrittenImage] = []
     for done in _run(job, out, count, workers):

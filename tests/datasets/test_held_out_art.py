@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from font_spy import spy_fonts
 
 from datasets import card_art, cli, fonts, tiles
 from datasets.card_art import (
@@ -154,14 +155,7 @@ needs_held_out_fonts = pytest.mark.skipif(
 
 
 def _fonts_drawn(monkeypatch: pytest.MonkeyPatch, style: int) -> set[str]:
-    used: set[str] = set()
-    real_font = fonts.font
-
-    def spy(name: str, size: int) -> object:
-        used.add(name)
-        return real_font(name, size)
-
-    monkeypatch.setattr(tiles, "font", spy)
+    used = spy_fonts(monkeypatch, tiles)
     tiles.tile_set.cache_clear()
     try:
         tiles.tile_set(style)
@@ -225,6 +219,7 @@ def test_the_font_packages_named_are_those_make_apt_installs() -> None:
         *fonts.CLASSIC_FONT_PACKAGES,
         *fonts.HANDWRITING_PACKAGES,
         *fonts.WIDER_FONT_PACKAGES,
+        *fonts.WIDER_PIP_FONT_PACKAGES,
         *fonts.HELD_OUT_FONT_PACKAGES,
     }
     assert named <= apt

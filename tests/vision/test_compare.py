@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -144,7 +145,7 @@ def test_the_true_sides_follow_the_crops_order_photo_by_photo(
     from PIL import Image
 
     from vision.train import pipeline
-    from vision.train.compare import true_crops, true_sides
+    from vision.train.compare import true_crops, true_decks, true_sides
 
     root = tmp_path / "dev_small"
     photos = {  # split, name, size, labels (class cx cy w h)
@@ -162,3 +163,24 @@ def test_the_true_sides_follow_the_crops_order_photo_by_photo(
     assert sides == pytest.approx([math.sqrt(20 * 20), math.sqrt(10 * 10), math.sqrt(12 * 12)])
     _, faces = true_crops("dev_small")
     assert faces.tolist() == [0, 13, 5]  # one side per crop, in the same order
+    # the decks from the photos' truth, where a photo has one (session 59)
+    (root / "truth").mkdir()
+    (root / "truth" / "a.json").write_text(json.dumps({"style": {"deck": "drawn/3"}}))
+    assert true_decks("dev_small") == ["drawn/3", "drawn/3", ""]
+    (root / "truth" / "c.json").write_text(json.dumps({"style": {"what": "tiles"}}))
+    assert true_decks("dev_small") == ["drawn/3", "drawn/3", ""]
+
+
+def test_crops_are_compared_drawn_decks_apart() -> None:
+    from vision.train.compare import by_deck
+
+    truth = ["7H", "8H", "9H", "10H", "R5"]
+    served = ["7H", "8D", "9H", "10D", "R5"]
+    candidate = ["7D", "8H", "9H", "10H", "R5"]
+    decks = ["drawn/3", "drawn/5/FreeSans", "gnome/bellot", "held-out/kennard", ""]
+    line = by_deck(truth, served, candidate, decks)
+    assert "drawn decks 0.500 -> 0.500 (2)" in line
+    assert "other decks 0.500 -> 1.000 (2)" in line  # the tile of no deck left out
+    assert "drawn" not in by_deck(truth[2:], served[2:], candidate[2:], decks[2:])
+    with pytest.raises(ValueError, match="4 decks"):
+        by_deck(truth, served, candidate, decks[:4])

@@ -7,7 +7,8 @@ served margin, and prints per set: the share read right, how many crops the chec
 right that the served net got wrong and the reverse, the two-sided sign test on those two counts
 (McNemar's exact test), what the lost and the gained crops were read as, and how many of the
 card jokers' corners each net reads right (since session 49) and, since session 57, the share
-each reads right by the size of the crops' true boxes (:data:`SIZE_BINS`); then the same for
+each reads right by the size of the crops' true boxes (:data:`SIZE_BINS`) and, since session 59,
+on the drawn decks apart from the others (:data:`DECK_FAMILIES`); then the same for
 the "not a piece" crops mined from `syn_cards` val (:data:`NEGATIVES`), where right is "not a
 piece".
 
@@ -25,10 +26,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -203,24 +205,67 @@ corners under 20 px alone read `dev_cards`' under 12 px 0.623 -> 0.642 and 12-16
 a net gains and where it loses."""
 
 
-def true_sides(name: str) -> np.ndarray:
-    """The side of each labelled box of ``data/<name>`` (the square root of its area in the
-    photo's pixels), in :func:`true_crops`' order: train split, then val, photo by photo."""
-    from PIL import Image
-
+def _labelled(name: str) -> Iterator[tuple[Path, np.ndarray]]:
+    """Each photo of ``data/<name>`` that holds labels, with its label rows, in
+    :func:`true_crops`' order: train split, then val, photo by photo."""
     from vision.train import pipeline as P
     from vision.train.data import labelled_photos, read_labels
 
-    sides = []
     for split in ("train", "val"):
         for image, label in labelled_photos(P.DATA / name, split):
             rows = read_labels(label)
-            if not len(rows):
-                continue  # no crop is cut from a photo without labels
-            with Image.open(image) as photo:  # the header alone: its size
-                w, h = photo.size
-            sides.append(np.sqrt(rows[:, 3] * w * rows[:, 4] * h))
+            if len(rows):  # no crop is cut from a photo without labels
+                yield image, rows
+
+
+def true_sides(name: str) -> np.ndarray:
+    """The side of each labelled box of ``data/<name>`` (the square root of its area in the
+    photo's pixels), in :func:`true_crops`' order."""
+    from PIL import Image
+
+    sides = []
+    for image, rows in _labelled(name):
+        with Image.open(image) as photo:  # the header alone: its size
+            w, h = photo.size
+        sides.append(np.sqrt(rows[:, 3] * w * rows[:, 4] * h))
     return np.concatenate(sides) if sides else np.zeros(0)
+
+
+def true_decks(name: str) -> list[str]:
+    """The deck each labelled box of ``data/<name>`` was dealt from (its photo's truth
+    ``style.deck``: ``drawn/3``, ``gnome/bellot``...; empty where a photo has no truth, as the
+    real ones, or no deck, as a tile table), in :func:`true_crops`' order."""
+    decks: list[str] = []
+    for image, rows in _labelled(name):
+        truth = image.parents[2] / "truth" / f"{image.stem}.json"
+        style = json.loads(truth.read_text()).get("style", {}) if truth.exists() else {}
+        decks += [str(style.get("deck", ""))] * len(rows)
+    return decks
+
+
+DECK_FAMILIES = ("drawn decks", "other decks")
+"""How :func:`by_deck` groups the crops: the decks :mod:`datasets.drawn_cards` draws, the rest.
+Session 59: short fine-tunes taught drawn decks whose suits are printed in other faces read the
+measured sets' drawn decks (their suits in DejaVu Sans) worse and the other decks alike."""
+
+
+def by_deck(
+    truth: Sequence[str], served: Sequence[str], candidate: Sequence[str], decks: Sequence[str]
+) -> str:
+    """The share of crops each net reads right, drawn decks apart from the rest
+    (:data:`DECK_FAMILIES`); crops of no known deck left out."""
+    if len(decks) != len(truth):
+        raise ValueError(f"{len(truth)} truths, {len(decks)} decks")
+    keep = [i for i, d in enumerate(decks) if d]
+    family = np.array([0 if decks[i].startswith("drawn/") else 1 for i in keep], np.int64)
+    return _by_group(
+        "deck",
+        [truth[i] for i in keep],
+        [served[i] for i in keep],
+        [candidate[i] for i in keep],
+        family,
+        DECK_FAMILIES,
+    )
 
 
 def bin_names(bins: Sequence[float]) -> list[str]:
@@ -247,20 +292,35 @@ def by_size(
 ) -> str:
     """The share of crops each net reads right, by the side of the crop's true box (``sides``,
     px; a side equal to a bound falls in the bin above it): one line, empty bins left out."""
-    if not len(truth) == len(served) == len(candidate) == len(sides):
+    if len(sides) != len(truth):
+        raise ValueError(f"{len(truth)} truths, {len(sides)} sides")
+    where = size_bin(np.asarray(sides), bins)
+    return _by_group("true box side (px)", truth, served, candidate, where, bin_names(bins))
+
+
+def _by_group(
+    title: str,
+    truth: Sequence[str],
+    served: Sequence[str],
+    candidate: Sequence[str],
+    group: np.ndarray,
+    names: Sequence[str],
+) -> str:
+    """One line: the share each net reads right in each group (``group``: each crop's index
+    into ``names``), empty groups left out."""
+    if not len(truth) == len(served) == len(candidate) == len(group):
         raise ValueError(
             f"{len(truth)} truths, {len(served)} served readings, {len(candidate)} candidate "
-            f"ones, {len(sides)} sides"
+            f"ones, {len(group)} groups"
         )
     t = np.asarray(truth)
     before, after = np.asarray(served) == t, np.asarray(candidate) == t
-    where = size_bin(np.asarray(sides), bins)
     parts = []
-    for k, label in enumerate(bin_names(bins)):
-        m = where == k
+    for k, label in enumerate(names):
+        m = group == k
         if m.any():
             parts.append(f"{label} {before[m].mean():.3f} -> {after[m].mean():.3f} ({m.sum()})")
-    return "  by true box side (px): " + ", ".join(parts)
+    return f"  by {title}: " + ", ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -277,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     sets: dict[str, tuple[np.ndarray, list[str], np.ndarray]] = {}  # crops, truth, tile or not
     sides: dict[str, np.ndarray] = {}
+    decks: dict[str, list[str]] = {}
     for name in args.sets or SETS:
         try:
             x, y = true_crops(name)
@@ -285,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         sets[name] = (x, [PIECES.class_name(int(f)) for f in y], tiles_of(y))
         sides[name] = true_sides(name)
+        decks[name] = true_decks(name)
     negatives = P.negatives_file(*NEGATIVES)
     if negatives.exists():  # what the detector finds on a card set's photos where no piece lies
         data = np.load(negatives)
@@ -300,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name} {checkpoint}: {result.describe()}", flush=True)
             if name in sides:  # (the mined "not a piece" crops have no true box)
                 print(by_size(truth, before, after, sides[name]), flush=True)
+            if any(decks.get(name, ())):  # (generated photos name their deck)
+                print(by_deck(truth, before, after, decks[name]), flush=True)
     if not negatives.exists():
         print(f"no {negatives.name}: false pieces not compared (`make train` mines it)")
     return 0

@@ -217,10 +217,19 @@ python3 -m vision.train.gpu train --out "$OUT" {args} 2>&1 | tee "$OUT/gpu.log"
 def _fonts() -> list[Path]:
     """Every font file the scene generator draws training scenes with here (never the held-out
     ones: ``datasets.fonts.HELD_OUT_FONTS``)."""
-    from datasets.fonts import PIP_FONT, font_files, handwriting_fonts, index_fonts, wider_fonts
+    from datasets.fonts import (
+        PIP_FONT,
+        font_files,
+        handwriting_fonts,
+        index_fonts,
+        wider_fonts,
+        wider_pip_fonts,
+    )
 
     files = font_files()
-    names = dict.fromkeys((*index_fonts(), *wider_fonts(), PIP_FONT, *handwriting_fonts()))
+    names = dict.fromkeys(
+        (*index_fonts(), *wider_fonts(), PIP_FONT, *wider_pip_fonts(), *handwriting_fonts())
+    )
     return [files[n] for n in names]
 
 
