@@ -15,7 +15,13 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.fonts import HELD_OUT_FONTS, WIDER_FONTS, font_files
+from datasets.fonts import (
+    CLASSIC_FONTS,
+    HELD_OUT_FONTS,
+    WIDER_FONTS,
+    WIDER_PIP_FONTS,
+    font_files,
+)
 from vision.classes import PIECES
 from vision.train import gpu
 from vision.train.data import read_labels
@@ -76,11 +82,19 @@ def test_a_faces_tarball_of_an_older_face_cache_is_made_again(tmp_path: Path) ->
 
 
 @pytest.mark.skipif(
-    not set(WIDER_FONTS) <= set(font_files()), reason="the wider tile fonts are not installed"
+    not {*WIDER_FONTS, *WIDER_PIP_FONTS} <= set(font_files()),
+    reason="the wider tile fonts or the drawn decks' suit faces are not installed",
 )
 def test_the_fonts_travel_with_the_wider_ones_and_never_the_held_out_ones(tmp_path: Path) -> None:
     carried = {p.name for p in gpu._fonts()}
-    assert set(WIDER_FONTS) <= carried and carried.isdisjoint(HELD_OUT_FONTS)
+    assert {*WIDER_FONTS, *WIDER_PIP_FONTS} <= carried and carried.isdisjoint(HELD_OUT_FONTS)
+    new59 = set(WIDER_PIP_FONTS) - {*CLASSIC_FONTS, *WIDER_FONTS}  # FreeMono, Clear Sans Thin...
+    assert new59
+    before59 = tmp_path / "fonts59.tar"
+    with tarfile.open(before59, "w") as tar:  # packed before session 59: without those
+        for name in carried - new59:
+            _add(tar, name, b"font bytes")
+    assert not gpu._fonts_current(before59, gpu._fonts())
     fonts = tmp_path / "fonts.tar"
     with tarfile.open(fonts, "w") as tar:  # packed before session 31: no wider font
         for name in carried - set(WIDER_FONTS):
