@@ -23,6 +23,15 @@ needs_pip_fonts = pytest.mark.skipif(
 )
 
 
+def _synth_args(art: str, out: Path) -> argparse.Namespace:
+    """``meldcam synth --kind cards --art ART --count 1 --out OUT``, parsed."""
+    parser = argparse.ArgumentParser()
+    cli.add_synth_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(
+        ["synth", "--kind", "cards", "--art", art, "--count", "1", "--out", str(out)]
+    )
+
+
 def _glyph(face: str, char: str, size: int = 48) -> np.ndarray:
     """``char`` drawn in ``face``, cut to its ink and scaled to ``size`` square: a boolean mask."""
     image = Image.new("L", (160, 160), 0)
@@ -70,16 +79,16 @@ def test_the_styles_draw_every_face_and_change_nothing_but_their_suits(
     classic, wider = drawn_deck(style), drawn_deck(style, pips)
     assert classic.key == f"drawn/{style}"
     assert wider.key == f"drawn/{style}/{pip_face(style, pips).rsplit('.', 1)[0]}"
-    assert classic.cell == wider.cell  # the card's size, paper and inks are the style's
+    assert classic.cell == wider.cell  # the card's size is the style's
     assert not np.array_equal(classic.atlas, wider.atlas)
     # the faces drawing a deck: its index face, its pip face and (a star joker) PIP_FONT's star
     used = spy_fonts(monkeypatch, drawn_cards)
-    for style in range(DRAWN_STYLES):
+    for s in range(DRAWN_STYLES):
         used.clear()
-        drawn_deck.__wrapped__(style, pips)
-        index_face = fonts.index_fonts()[style % len(fonts.index_fonts())]
-        assert {index_face, pip_face(style, pips)} <= used
-        assert used <= {index_face, pip_face(style, pips), fonts.PIP_FONT}
+        drawn_deck.__wrapped__(s, pips)
+        index_face = fonts.index_fonts()[s % len(fonts.index_fonts())]
+        assert {index_face, pip_face(s, pips)} <= used
+        assert used <= {index_face, pip_face(s, pips), fonts.PIP_FONT}
 
 
 @needs_pip_fonts
@@ -109,11 +118,7 @@ def test_synth_gives_the_pip_faces_to_wider_art_alone(
         return []
 
     monkeypatch.setattr("datasets.writer.generate", fake_generate)
-    parser = argparse.ArgumentParser()
-    cli.add_synth_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(
-        ["synth", "--kind", "cards", "--art", art, "--count", "1", "--out", str(tmp_path / "o")]
-    )
+    args = _synth_args(art, tmp_path / "o")
     if wider and not set(fonts.WIDER_PIP_FONTS) <= set(fonts.font_files()):
         pytest.skip("the wider pip faces are not installed (make apt)")
     assert args.func(args) == cli.EXIT_OK
@@ -125,12 +130,7 @@ def test_synth_without_a_pip_face_says_what_to_install(
 ) -> None:
     have = {k: v for k, v in fonts.font_files().items() if k != "ClearSans-Thin.ttf"}
     monkeypatch.setattr(fonts, "font_files", lambda: have)
-    parser = argparse.ArgumentParser()
-    cli.add_synth_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(
-        ["synth", "--kind", "cards", "--art", "wider", "--count", "1", "--out",
-         str(tmp_path / "none")]
-    )  # fmt: skip
+    args = _synth_args("wider", tmp_path / "none")
     assert args.func(args) == cli.EXIT_MISSING_ART
     err = capsys.readouterr().err
     assert "ClearSans-Thin.ttf" in err and "fonts-clear-sans" in err
