@@ -179,6 +179,27 @@ indexes side by side, however close (session 20). Cached readings, melds read ex
 (`syn_cards`, `syn_cards3` val, `test_cards`, `test_cards_12mp`): 136 / 346 / 451 / 507 ->
 136 / 349 / 452 / 511 (0.01: 136 / 347 / 453 / 510; 0.1: 136 / 348 / 454 / 511; 0.2 loses
 melds: 134 / 343 / 450 / 503); the real fans as taken and turned read the same cards."""
+TWIN_ACROSS_DEG = 60.0
+TWIN_SURE = 0.6
+"""...except two boxes that lie side by side across the cards' read up direction (their offset at
+least ``TWIN_ACROSS_DEG`` from it), each found at a detector confidence of at least
+``TWIN_SURE``: two identical cards of two decks fanned tight (session 61). Of the boxes read in
+the five development card sets, the pairs that :data:`TWIN_NEAR` and :data:`TWIN_OVERLAP` took
+for one index and that the truth places: 30 on one index (20 of them within 36 degrees of its up
+direction, a box on the rank beside one on rank and suit; none with both boxes found at 0.6 or
+more) and 27 on two cards (26 at 62-89 degrees, 11 of those with both boxes at 0.6 or more). Of
+the 261 pairs one of whose boxes is on no labelled index (the one looked at: a weak box astride
+two cards' indexes), 229 have a box found under 0.45, and 6 both at 0.6 or more. Cached
+readings, melds read exactly: the five development card sets 2,297 -> 2,303 of 2,779 (7 read by
+this alone, 1 by the old rule alone; 2,301-2,303 at 45-75 degrees and 0.45-0.7); held out, read
+after the choice, `test_cards` 584 -> 585 of 696, `test_cards_12mp` 630 -> 634 of 707,
+`test_decks` 462 -> 463 of 600, `test_decks_12mp` 506 of 620 either way (6 against 0); the real
+fans read the same cards as taken and turned. Two sure boxes so placed are never joined through
+a weak one astride both (:func:`twins` joins the pairs strongest overlap first): joined in any
+order, such a box had made one piece of two aces. Card jokers' up angles are not trusted
+(:data:`JOKER_UP_UNKNOWN`): two of them keep the old rule. Gap filling groups without
+confidences, so its grouping keeps the old rule: readings cached before the change are what the
+scanner reads."""
 CARD_LINK = 1.8
 """Cards: link corner indexes closer than this many local fan steps."""
 TILE_LINK = 1.17
@@ -308,30 +329,76 @@ class _Roots:
 
 
 def twins(
-    centres: np.ndarray, sizes: np.ndarray, codes: Sequence[str], is_tile: np.ndarray
+    centres: np.ndarray,
+    sizes: np.ndarray,
+    codes: Sequence[str],
+    is_tile: np.ndarray,
+    up: np.ndarray | None = None,
+    confidence: np.ndarray | None = None,
 ) -> list[list[int]]:
     """Group detection indexes into boxes of one card index: two card boxes of one code whose
     centres are closer than ``TWIN_NEAR`` x their size (the geometric mean of the two boxes'
-    sizes) and that overlap by ``TWIN_OVERLAP`` fall together, transitively. Each group is
-    sorted, so that it starts with the box that came first (the detector lists its boxes by
-    confidence). Tiles stay alone: tiles of a row lie one width apart, about 0.85 sizes for a
-    tile's aspect, so a row seen at a slant falls under ``TWIN_NEAR``."""
+    sizes) and that overlap by ``TWIN_OVERLAP`` fall together, transitively, unless both were
+    found surely and lie side by side across their up direction (``up``, radians, NaN where
+    unread; ``confidence``, the detector's: :data:`TWIN_SURE`). Each group is sorted, so that
+    it starts with the box that came first (the detector lists its boxes by confidence). Tiles
+    stay alone: tiles of a row lie one width apart, about 0.85 sizes for a tile's aspect, so a
+    row seen at a slant falls under ``TWIN_NEAR``."""
     n = len(codes)
     side = np.sqrt(np.maximum(sizes[:, 0] * sizes[:, 1], 1e-9))
-    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    offset = centres[None] - centres[:, None]
+    dist = np.linalg.norm(offset, axis=2)
     near = dist < TWIN_NEAR * np.sqrt(side[:, None] * side[None])
     code = np.asarray(codes)
     cards = ~np.asarray(is_tile, bool)
     boxes = np.concatenate([centres - sizes / 2, centres + sizes / 2], axis=1)
-    near &= box_iou(boxes, boxes) >= TWIN_OVERLAP
+    overlap = box_iou(boxes, boxes)
+    near &= overlap >= TWIN_OVERLAP
     pairs = np.triu(near & (code[:, None] == code[None]) & cards[:, None] & cards[None], 1)
     roots = _Roots(n)
-    for i, j in zip(*np.nonzero(pairs), strict=True):
-        roots.union(int(i), int(j))
+    if up is None or confidence is None:
+        for i, j in zip(*np.nonzero(pairs), strict=True):
+            roots.union(int(i), int(j))
+    else:
+        # the pairs by overlap, most first; two sure boxes side by side never fall together,
+        # not even through a weak box astride both (a third box of their code overlapping each)
+        apart = _side_by_side(offset, dist, codes, is_tile, up, confidence)
+        members = {i: [i] for i in range(n)}
+        for i, j in sorted(zip(*np.nonzero(pairs), strict=True), key=lambda p: -overlap[p]):
+            a, b = roots.find(int(i)), roots.find(int(j))
+            if a == b or apart[np.ix_(members[a], members[b])].any():
+                continue
+            roots.union(a, b)
+            members[a] += members.pop(b)
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(roots.find(i), []).append(i)
     return sorted(groups.values())
+
+
+def _side_by_side(
+    offset: np.ndarray,
+    dist: np.ndarray,
+    codes: Sequence[str],
+    is_tile: np.ndarray,
+    up: np.ndarray,
+    confidence: np.ndarray,
+) -> np.ndarray:
+    """(N, N) which two boxes were both found at :data:`TWIN_SURE` or more and lie across the
+    first's read up direction (the second's where the first's is unread, never where both are
+    or either is a card joker's): two cards side by side, not one index boxed twice."""
+    known = np.array(
+        [not up_unknown(c, t) for c, t in zip(codes, is_tile, strict=True)], bool
+    ) & ~np.isnan(up)
+    angle = np.where(known[:, None], up[:, None], np.broadcast_to(up[None], dist.shape))
+    known_pair = (known[:, None] | known[None]) & ~np.isnan(angle)
+    angle = np.nan_to_num(angle)
+    along = np.abs(offset[..., 0] * np.sin(angle) - offset[..., 1] * np.cos(angle))
+    across = along <= math.cos(math.radians(TWIN_ACROSS_DEG)) * dist
+    jokers = card_jokers(codes, is_tile)
+    sure = np.asarray(confidence) >= TWIN_SURE
+    apart = known_pair & across & sure[:, None] & sure[None] & ~(jokers[:, None] | jokers[None])
+    return np.asarray(apart, bool)
 
 
 def merge_corners(
@@ -636,14 +703,17 @@ def group(
     is_tile: np.ndarray,
     up: np.ndarray | None = None,
     faces: np.ndarray | None = None,
+    confidence: np.ndarray | None = None,
 ) -> Grouping:
     """Physical pieces and ordered melds of one photo's detections (``up``: each box's read
     up angle in radians, NaN where unknown; it helps tell a card's two corners from two cards,
     and keeps apart cards facing opposite ways; ``faces``: each box's face probabilities, by
-    which a card's two corners read differently may still be merged)."""
+    which a card's two corners read differently may still be merged; ``confidence``: each box's
+    detector confidence, by which two identical cards side by side are told from one index boxed
+    twice, :func:`twins`)."""
     if len(codes) == 0:
         return Grouping((), (), ())
-    boxes_of = twins(centres, sizes, codes, is_tile)
+    boxes_of = twins(centres, sizes, codes, is_tile, up, confidence)
     first = np.array([b[0] for b in boxes_of])
     pieces = [
         tuple(i for k in piece for i in boxes_of[k])  # shown box first, then its twins

@@ -738,7 +738,9 @@ def assemble(
     """Group read detections into physical pieces and melds, judge each meld (pure, no model)."""
     dets = drop_weak_beside_corners(drop_jokers_beside_corners(dets))
     codes = dets.codes()
-    g = grouping.group(dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces)
+    g = grouping.group(
+        dets.centres, dets.sizes, codes, dets.kind, dets.up, dets.faces, dets.confidence
+    )
     g = grouping.join_at_jokers(g, dets.centres, codes, dets.kind)
     g = grouping.joker_marks_at_ends(g, dets.centres, codes, dets.kind)
     t_group = time.perf_counter()

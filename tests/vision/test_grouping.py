@@ -118,6 +118,54 @@ def test_two_identical_indexes_side_by_side_are_two_cards_however_close() -> Non
     assert len(grouping.group(*_arrays(twice)).pieces) == 1
 
 
+def _pair(dx: float, dy: float, code: str = "7S") -> list[tuple]:
+    """Two overlapping 12x26 boxes of one code, the second ``dx``, ``dy`` px from the first."""
+    return [(code, 100.0, 100.0, 12.0, 26.0), (code, 100.0 + dx, 100.0 + dy, 12.0, 26.0)]
+
+
+def _pieces(boxes: list[tuple], up: list[float] | None, confidence: list[float] | None) -> int:
+    arrays = _arrays(boxes)
+    ups = None if up is None else np.array(up, np.float32)
+    sure = None if confidence is None else np.array(confidence, np.float32)
+    return len(grouping.group(*arrays, ups, None, sure).pieces)
+
+
+def test_two_sure_identical_indexes_side_by_side_across_their_up_are_two_cards() -> None:
+    sure, weak = grouping.TWIN_SURE + 0.1, grouping.TWIN_SURE - 0.1
+    # two 7S fanned tight, upright, 8 px apart sideways: their boxes overlap (IoU 0.2)
+    across = _pair(8.0, 0.0)
+    assert _pieces(across, [0.0, 0.0], [sure, sure]) == 2
+    # either found weakly: one index boxed twice, as when nothing says otherwise
+    assert _pieces(across, [0.0, 0.0], [sure, weak]) == 1
+    assert _pieces(across, None, None) == 1
+    assert _pieces(across, [math.nan, math.nan], [sure, sure]) == 1
+    # one box's up angle read is enough; a card joker's is not trusted
+    assert _pieces(across, [math.nan, 0.0], [sure, sure]) == 2
+    assert _pieces(_pair(8.0, 0.0, "JK"), [0.0, 0.0], [sure, sure]) == 1
+    # the same pair laid along the cards' up direction (a box on the rank beside one on rank and
+    # suit) is one index, and the pair sideways is along the up of cards turned a quarter
+    assert _pieces(_pair(0.0, 8.0), [0.0, 0.0], [sure, sure]) == 1
+    assert _pieces(across, [math.pi / 2, math.pi / 2], [sure, sure]) == 1
+    # the angle's bound: 5 px down and 8 across lies 58 degrees off up, under 60 degrees
+    assert math.degrees(math.atan2(8.0, 5.0)) < grouping.TWIN_ACROSS_DEG
+    assert _pieces(_pair(8.0, 5.0), [0.0, 0.0], [sure, sure]) == 1
+    assert _pieces(_pair(8.0, 4.0), [0.0, 0.0], [sure, sure]) == 2
+
+
+def test_a_weak_box_astride_two_identical_cards_joins_one_of_them() -> None:
+    sure, weak = grouping.TWIN_SURE + 0.1, grouping.TWIN_SURE - 0.3
+    # two 7S 13 px apart (not touching) and a weak 7S box between them, overlapping both
+    boxes = [
+        ("7S", 100.0, 100.0, 12.0, 26.0),
+        ("7S", 113.0, 100.0, 12.0, 26.0),
+        ("7S", 106.0, 100.0, 12.0, 26.0),
+    ]
+    # as before: the weak box chains the two into one piece
+    assert _pieces(boxes, None, None) == 1
+    g = grouping.group(*_arrays(boxes), np.zeros(3, np.float32), None, np.array([sure, sure, weak]))
+    assert sorted(sorted(p) for p in g.pieces) == [[0, 2], [1]]
+
+
 def test_an_index_boxed_twice_a_little_apart_is_one_piece_of_its_meld() -> None:
     # 7H's second box lies 16 px below it: past the twin distance of its size (14 px), half
     # the fan's step (30 px)
