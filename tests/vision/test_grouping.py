@@ -189,6 +189,17 @@ def test_a_twin_between_two_identical_cards_joins_one_of_them() -> None:
     assert codes == ["7C", "7H", "7H", "7S", "7D"]
 
 
+def test_a_card_seen_from_a_steep_angle_is_one_piece_by_its_two_corners() -> None:
+    # 5H 6H 7H up a column, upright; the 7H foreshortened, its far corner (read upside down) at
+    # its down-right diagonal only 1.6 index sizes away (31, 27 px for a 26 px index)
+    far = math.hypot(31.0, 27.0) / 26.0
+    assert grouping.MERGE_RANGE[0] < far < 1.9
+    boxes = [*_column(100, 100, ["5H", "6H", "7H"]), ("7H", 131.0, 187.0, 12.0, 26.0)]
+    g = grouping.group(*_arrays(boxes), np.array([0.0, 0.0, 0.0, np.pi]))
+    assert g.pieces == ((0,), (1,), (2, 3))
+    assert g.melds == ((0, 1, 2),)
+
+
 def test_tiles_are_never_twins() -> None:
     # two identical tiles of a row touch, closer than the twin distance of their size
     centres = np.array([[100.0, 100.0], [125.0, 100.0], [150.0, 100.0]], np.float32)
