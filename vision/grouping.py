@@ -9,7 +9,9 @@
    went 94 -> 116 of 207 and 175 -> 196 of 477 (0.6: 108, 187; 1.0: 114, 199). Tiles of a
    row lie about 0.8 sizes apart, so tiles are left alone (merging them cost 3 of 174 melds).
    Since session 20 the two boxes must also overlap (``TWIN_OVERLAP``): two identical cards
-   fanned tight show their indexes side by side, not one on the other.
+   fanned tight show their indexes side by side, not one on the other. Since session 61 two
+   overlapping boxes both found surely and lying across their up direction are two such cards
+   (``TWIN_SURE``).
    Once the corners are chained, two neighbours of one code closer than ``CHAIN_TWIN_STEP``
    of their fan's step are one index boxed twice too (:func:`chain_twins`, session 17).
 1. **Corner merge** (cards): a card can show both of its corner indexes. Two boxes with the same
@@ -198,8 +200,7 @@ fans read the same cards as taken and turned. Two sure boxes so placed are never
 a weak one astride both (:func:`twins` joins the pairs strongest overlap first): joined in any
 order, such a box had made one piece of two aces. Card jokers' up angles are not trusted
 (:data:`JOKER_UP_UNKNOWN`): two of them keep the old rule. Gap filling groups without
-confidences, so its grouping keeps the old rule: readings cached before the change are what the
-scanner reads."""
+confidences: this rule leaves what it finds as it was."""
 CARD_LINK = 1.8
 """Cards: link corner indexes closer than this many local fan steps."""
 TILE_LINK = 1.17
