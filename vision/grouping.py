@@ -367,25 +367,22 @@ def twins(
     overlap = box_iou(boxes, boxes)
     near &= overlap >= TWIN_OVERLAP
     pairs = np.triu(near & (code[:, None] == code[None]) & cards[:, None] & cards[None], 1)
+    apart = (
+        np.zeros((n, n), bool)
+        if up is None or confidence is None
+        else _side_by_side(offset, dist, codes, is_tile, up, confidence)
+    )
+    # the pairs by overlap, most first; two sure boxes side by side never fall together, not even
+    # through a weak box astride both (a third box of their code overlapping each)
     roots = _Roots(n)
-    if up is None or confidence is None:
-        for i, j in zip(*np.nonzero(pairs), strict=True):
-            roots.union(int(i), int(j))
-    else:
-        # the pairs by overlap, most first; two sure boxes side by side never fall together,
-        # not even through a weak box astride both (a third box of their code overlapping each)
-        apart = _side_by_side(offset, dist, codes, is_tile, up, confidence)
-        members = {i: [i] for i in range(n)}
-        for i, j in sorted(zip(*np.nonzero(pairs), strict=True), key=lambda p: -overlap[p]):
-            a, b = roots.find(int(i)), roots.find(int(j))
-            if a == b or apart[np.ix_(members[a], members[b])].any():
-                continue
-            roots.union(a, b)
-            members[a] += members.pop(b)
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(roots.find(i), []).append(i)
-    return sorted(groups.values())
+    members = {i: [i] for i in range(n)}
+    for i, j in sorted(zip(*np.nonzero(pairs), strict=True), key=lambda p: -overlap[p]):
+        a, b = roots.find(int(i)), roots.find(int(j))
+        if a == b or apart[np.ix_(members[a], members[b])].any():
+            continue
+        roots.union(a, b)
+        members[a] += members.pop(b)
+    return sorted(sorted(group) for group in members.values())
 
 
 def _side_by_side(
@@ -397,19 +394,15 @@ def _side_by_side(
     confidence: np.ndarray,
 ) -> np.ndarray:
     """(N, N) which two boxes were both found at :data:`TWIN_SURE` or more and lie across the
-    first's read up direction (the second's where the first's is unread, never where both are
-    or either is a card joker's): two cards side by side, not one index boxed twice."""
-    known = np.array(
-        [not up_unknown(c, t) for c, t in zip(codes, is_tile, strict=True)], bool
-    ) & ~np.isnan(up)
-    angle = np.where(known[:, None], up[:, None], np.broadcast_to(up[None], dist.shape))
-    known_pair = (known[:, None] | known[None]) & ~np.isnan(angle)
-    angle = np.nan_to_num(angle)
+    first's read up direction (the second's where the first's is unread, never where both are):
+    two cards side by side, not one index boxed twice. Read between boxes of one code alone, so a
+    card joker's untrusted angle (:data:`JOKER_UP_UNKNOWN`) leaves both of a pair unread."""
+    known = ~np.isnan(up) & ~card_jokers(codes, is_tile)
+    angle = np.where(known[:, None], up[:, None], up[None])
     along = np.abs(offset[..., 0] * np.sin(angle) - offset[..., 1] * np.cos(angle))
     across = along <= math.cos(math.radians(TWIN_ACROSS_DEG)) * dist
-    jokers = card_jokers(codes, is_tile)
     sure = np.asarray(confidence) >= TWIN_SURE
-    apart = known_pair & across & sure[:, None] & sure[None] & ~(jokers[:, None] | jokers[None])
+    apart = (known[:, None] | known[None]) & across & sure[:, None] & sure[None]
     return np.asarray(apart, bool)
 
 
