@@ -12,6 +12,10 @@ Readings are kept in (and taken from) a ``meldcam eval --cache`` folder::
 
     python bench/paired.py models /tmp/candidate --set data/dev_cards --set data/dev_decks \\
         --set data/syn_cards:val --classifier fp32 --cache data/cache
+
+``--by-deck`` adds a line for each card deck the scenes were dealt from (over all the sets,
+those with most melds changing hands last): a training round that draws some decks more often
+(session 63, ``datasets.card_art.round_decks``) is judged on those decks as well as overall.
 """
 
 from __future__ import annotations
@@ -80,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         help="the classifier copy both folders serve (fp32, int8, int8w7); default as the CPU "
         "chooses",
     )  # fmt: skip
+    p.add_argument(
+        "--by-deck", action="store_true",
+        help="also a line per card deck the scenes were dealt from, over all the sets",
+    )  # fmt: skip
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from vision.scanner import CLASSIFIER_ENV, Scanner
@@ -90,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
 
     readers = [ReadingCache(args.cache, Scanner.load(f)) for f in (args.first, args.second)]
     total = Tally()
+    decks: dict[str, Tally] = {}
     print(f"{'set':<24} melds  first second   both  first alone  second alone  sign test")
     for spec in args.sets:
         src, _, split = spec.partition(":")
@@ -102,12 +111,19 @@ def main(argv: list[str] | None = None) -> int:
                 melds_read(r.read(truth.image, truth.image, kind).assemble(path=str(truth.image)))
                 for r in readers
             ]
-            pairs += [(codes in found[0], codes in found[1]) for codes in truth.melds]
+            read = [(codes in found[0], codes in found[1]) for codes in truth.melds]
+            pairs += read
+            if truth.deck:
+                decks[truth.deck] = decks.get(truth.deck, Tally()).add(tally(read))
         t = tally(pairs)
         total = total.add(t)
         print(_row(spec, t), flush=True)
     if len(args.sets) > 1:
         print(_row("all", total))
+    if args.by_deck:
+        print(f"\n{'deck':<24} melds  first second   both  first alone  second alone  sign test")
+        for deck, t in sorted(decks.items(), key=lambda kv: (kv[1].first + kv[1].second, kv[0])):
+            print(_row(deck, t))
     return 0
 
 

@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import cast
@@ -73,11 +73,20 @@ SKIPPED: dict[str, str] = {
     "kde/svg-nicu-ornamental": "same art as gnome ornamental",
     "kde/svg-tigullio-international": "same art as gnome tigullio",
 }
-# Decks whose indices are not A/J/Q/K (French V/D/R, German B/D/K, Russian): used less often.
 LOCAL_INDEX_DECKS = frozenset(
-    {"ancient_french", "atlasnye", "atlasnye_skat", "berlin", "lattmann", "rheinland", "tarocco"}
-    | {"slavic_costumes", "orell"}
+    {"ancient_french", "atlasnye_skat", "berlin", "lattmann", "rheinland", "tarocco"}
+    | {"slavic_costumes"}
 )
+"""Decks whose indices are not A/J/Q/K (French 1/V/D/R, German B/D/K, Italian F/D/R, Russian
+Т/В/Д/К): drawn a third as often as the others, a Burraco table's decks being A/J/Q/K ones."""
+LISTED_AS_LOCAL = frozenset({"atlasnye", "orell"})
+"""Two decks that print A, J, Q and K but were listed with :data:`LOCAL_INDEX_DECKS` until
+session 63 (its look at every deck's corners, `runs/s63/sheet.py`). The sets made until then
+(the development, validation and held-out sets, which ``make train`` makes again from their
+seeds) keep drawing them at that weight, so that each seed deals the decks it dealt; a training
+round's new scenes (``meldcam synth --art wider``, :func:`round_decks`) draw them as the other
+A/J/Q/K decks. `orell` read 13 of its 38 development melds (session 62), the fewest of the decks
+dealt in more than one photo."""
 FOUR_COLOUR_DECKS = frozenset({"anglo_modern_4_color", "neoclassical_4_color", "atlasnye_skat"})
 
 _GNOME_ROW = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
@@ -203,11 +212,21 @@ def cached_decks() -> tuple[DeckSource, ...]:
 
 
 def _weight(name: str) -> float:
-    if name in LOCAL_INDEX_DECKS:
+    """A GNOME deck's weight in the sets made until session 63 (:data:`LISTED_AS_LOCAL`)."""
+    if name in LOCAL_INDEX_DECKS or name in LISTED_AS_LOCAL:
         return 0.35
     if name in FOUR_COLOUR_DECKS:
         return 0.5
     return 1.0
+
+
+def round_decks(decks: Sequence[DeckSource]) -> tuple[DeckSource, ...]:
+    """``decks`` weighted as a training round's new scenes draw them (``--art wider``): the
+    decks of :data:`LISTED_AS_LOCAL` at the weight of the other A/J/Q/K decks."""
+    return tuple(
+        replace(d, weight=1.0) if d.family == "gnome" and d.name in LISTED_AS_LOCAL else d
+        for d in decks
+    )
 
 
 def require_art() -> tuple[DeckSource, ...]:

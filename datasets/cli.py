@@ -37,8 +37,9 @@ def add_synth_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--art", choices=ART, default="classic",
         help="classic: the card decks and the tile styles every set drew until session 31;"
-        " wider: those, tile styles numbered in more fonts and drawn decks' suits in more faces"
-        " (new training scenes); held-out:"
+        " wider: those, tile styles numbered in more fonts, drawn decks' suits in more faces"
+        " and two A/J/Q/K decks once drawn as local-index ones at full weight (a training"
+        " round's new scenes); held-out:"
         " only the card decks of datasets/decks and the tile styles in fonts no model trains on",
     )  # fmt: skip
     p.add_argument("--workers", type=int, default=2, help="processes (results do not depend on it)")
@@ -64,7 +65,7 @@ def add_import_real_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run_synth(args: argparse.Namespace) -> int:
-    from datasets.card_art import MissingArtError, held_out_decks
+    from datasets.card_art import MissingArtError, held_out_decks, require_art, round_decks
     from datasets.fonts import (
         MissingFontError,
         handwriting_fonts,
@@ -102,7 +103,8 @@ def run_synth(args: argparse.Namespace) -> int:
             fonts()
         if args.kind != "tiles" and args.art == "wider":  # drawn decks' suits, one face a deck
             pips = wider_pip_fonts()
-    except MissingFontError as err:
+            decks = round_decks(require_art())  # the decks weighted as a round draws them
+    except (MissingArtError, MissingFontError) as err:
         print(f"meldcam synth: {err}", file=sys.stderr)
         return EXIT_MISSING_ART
     start = time.perf_counter()

@@ -42,9 +42,10 @@ def test_a_scanner_compared_with_itself_never_reads_a_meld_the_other_misses(
 
     models = str(ROOT / "models")
     cache = ["--cache", str(tmp_path / "readings")]
-    assert load_bench("paired").main([models, models, "--set", str(src), *cache]) == 0
+    assert load_bench("paired").main([models, models, "--set", str(src), *cache, "--by-deck"]) == 0
+    out = capsys.readouterr().out
     row = re.search(r"^\S+tables\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)$",
-                    capsys.readouterr().out, re.M)  # fmt: skip
+                    out, re.M)  # fmt: skip
     assert row, "one line for the set"
     n, first, second, both, first_alone, second_alone = (int(v) for v in row.groups()[:6])
     assert n == melds
@@ -59,6 +60,21 @@ def test_a_scanner_compared_with_itself_never_reads_a_meld_the_other_misses(
         Scanner.load(ROOT / "models"), src, "cards", "all", cache=tmp_path / "readings"
     )
     assert report.melds_exact == first
+    # --by-deck: a line for each deck the tables were dealt from, the set's melds shared out
+    from vision.evaluate import ReadingCache, melds_read
+
+    reader = ReadingCache(tmp_path / "readings", Scanner.load(ROOT / "models"))
+    by_deck: dict[str, tuple[int, int]] = {}
+    for t in iter_truths(src, "all"):
+        n, read = by_deck.get(t.deck, (0, 0))
+        found = melds_read(reader.read(t.image, t.image, "cards").assemble(path=str(t.image)))
+        by_deck[t.deck] = (n + len(t.melds), read + sum(codes in found for codes in t.melds))
+    lines = re.findall(r"^(held-out/\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+0\s+0\s+1\.000$",
+                       out, re.M)  # fmt: skip
+    assert {d: (int(n), int(a)) for d, n, a, b, both in lines} == {
+        d: v for d, v in by_deck.items() if v[0]
+    }
+    assert sum(int(n) for _, n, *_ in lines) == melds
 
 
 def test_each_photo_is_read_as_the_kind_its_labels_are_whatever_its_set_is_called(
