@@ -94,3 +94,21 @@ def test_wider_card_scenes_without_the_decks_are_refused(
     assert args.func(args) == cli.EXIT_MISSING_ART
     assert "gnome-cards-data" in capsys.readouterr().err
     assert not (tmp_path / "none").exists()
+
+
+def test_a_round_on_a_machine_with_the_face_cache_alone_draws_the_same_weights(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # a lent GPU machine has no Debian decks: it lists the atlases carried to it
+    monkeypatch.setenv("MELDCAM_CACHE", str(tmp_path))
+    folder = card_art.cache_dir() / f"v{card_art.CACHE_VERSION}"
+    folder.mkdir(parents=True)
+    for stem in ("gnome-orell", "gnome-rheinland", "gnome-paris", "kde-svg-penguins"):
+        (folder / f"{stem}.json").write_text("{}")
+    weights = {d.key: d.weight for d in round_decks(card_art.cached_decks())}
+    assert weights == {
+        "gnome/orell": 1.0,
+        "gnome/paris": 1.0,
+        "gnome/rheinland": 0.35,
+        "kde/svg-penguins": 1.0,
+    }
