@@ -35,7 +35,7 @@ from vision.errors import (
     VisionError,
 )
 from vision.facing import facing
-from vision.gaps import blank_jokers, fill_gaps
+from vision.gaps import blank_jokers, fill_gaps, take_weak
 from vision.light import balance, even_out, expose, for_detector, noise_level, small_luma
 from vision.photo import PhotoInput, read_photo
 from vision.quality import (
@@ -151,6 +151,10 @@ class ScannerConfig:
     gap_floor: float = 0.0
     """Card corners the detector missed are looked for where the melds say they lie
     (:mod:`vision.gaps`) and kept when read as a card at least this surely (0: off)."""
+    weak_overlap: float = 0.0
+    """A card corner read under ``read_floor`` is kept where a meld says a corner is missing:
+    where its box overlaps such a place by at least this IoU (:func:`vision.gaps.take_weak`;
+    0: off)."""
     balance_cast: float = 0.0
     """A photo whose whites are tinted more than this (the ratio of its brightest channel's
     white to its dimmest's) is balanced before it is read (:mod:`vision.light`; 0: off)."""
@@ -344,24 +348,27 @@ class Scanner:
     ) -> tuple[Detections, ScanKind]:
         """The pieces of the photo ``image`` (``seen`` as the detector read it, ``dets`` what
         it found) and their kind: read, looked at again small when nothing was found, and with
-        the card corners the detector missed looked for, and the jokers that show no index
-        (:func:`vision.gaps.blank_jokers`)."""
-        dets, kind = self._read(image, dets, asked)
+        the card corners the detector missed looked for, the jokers that show no index
+        (:func:`vision.gaps.blank_jokers`) and the corners read under the read floor where a
+        meld lacks one (:func:`vision.gaps.take_weak`)."""
+        dets, kind, weak = self._read(image, dets, asked)
         if not len(dets):
             # a close-up of a piece or two can be too big for the detector at its size, and what
             # it finds there then reads as no piece: look once more with the photo fitted small
-            dets, kind = self._read(image, self.detector.detect_at(seen, MIN_IMGSZ), asked)
+            dets, kind, weak = self._read(image, self.detector.detect_at(seen, MIN_IMGSZ), asked)
         if kind is ScanKind.CARDS and self.config.gap_floor > 0:
             dets = fill_gaps(image, dets, self.classifier, self.config.gap_floor)
         if kind is ScanKind.CARDS:
             dets = blank_jokers(image, dets, self.classifier)
+            h, w = image.shape[:2]
+            dets = take_weak(dets, weak, w, h, self.config.weak_overlap)
         return dets, kind
 
     def _read(
         self, image: np.ndarray, dets: Detections, kind: ScanKind
-    ) -> tuple[Detections, ScanKind]:
+    ) -> tuple[Detections, ScanKind, Detections]:
         """The detections of the photo's kind (told here when ``kind`` is auto) that read as
-        pieces at least as surely as the read floor, and that kind."""
+        pieces at least as surely as the read floor, that kind, and those read less surely."""
         if kind is ScanKind.AUTO:
             # told after reading: on real tile photos the detector alone takes many numbers for
             # card corners, which the classifier then reads weakly or calls no piece
@@ -370,7 +377,8 @@ class Scanner:
         else:
             dets, _ = _keep_kind(dets, kind)
             dets = self.classifier.read(image, dets)
-        return drop_weak(dets, self.config.read_floor), kind
+        floor = self.config.read_floor
+        return drop_weak(dets, floor), kind, dets[dets.read_confidence < floor]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

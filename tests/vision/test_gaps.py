@@ -21,6 +21,7 @@ from vision.gaps import (
     flanked_places,
     open_end_jokers,
     open_end_places,
+    take_weak,
 )
 
 W, H = 12.0, 26.0  # a corner index box
@@ -406,3 +407,41 @@ def test_no_joker_is_guessed_where_the_photo_does_not_show_one(case: str) -> Non
         dets = _joined(dets, _upright(_column(300, [100], ["JK-card"])))
     out = open_end_jokers(image, dets, reader)
     assert out is dets
+
+
+def _weak(x: float, ys: list[float], code: str = "7H", coarse: int = 0) -> Detections:
+    """Card corners read under the read floor (confidence 0.2 times face probability 0.4)."""
+    xyxy = np.array([[x - W / 2, y - H / 2, x + W / 2, y + H / 2] for y in ys], np.float32)
+    dets = Detections.from_boxes(xyxy, np.full(len(ys), 0.2), np.full(len(ys), coarse))
+    faces = np.full((len(ys), NUM_FACES), 1e-4, np.float32)
+    faces[:, PIECES.names.index(code)] = 0.4
+    return dets.with_faces(faces)
+
+
+def test_a_weak_corner_where_a_meld_lacks_one_is_taken_back() -> None:
+    # 5H 6H 7H 8H read surely; 9H past the end read weakly, and a weak box far from the meld
+    dets = _column(100, [100, 130, 160, 190], ["5H", "6H", "7H", "8H"])
+    weak = _weak(100, [223, 330], "9H")
+    out = take_weak(dets, weak, 400, 400, overlap=0.3)
+    assert len(out) == 5 and out.codes()[4] == "9H"
+    assert out.centres[4].tolist() == [100.0, 223.0]  # its own box, not the place's
+    assert out.read_confidence[4] == pytest.approx(0.08)  # as weak as it was read
+    assert np.array_equal(out.xyxy[:4], dets.xyxy)
+
+
+def test_a_weak_corner_off_the_place_or_on_a_covered_one_stays_out() -> None:
+    dets = _column(100, [100, 130, 160, 190], ["5H", "6H", "7H", "8H"])
+    # off the place past 8H (y 220): 16 px down overlaps it by IoU 0.24, 9 px down by 0.49
+    assert len(take_weak(dets, _weak(100, [236]), 400, 400, overlap=0.3)) == 4
+    assert len(take_weak(dets, _weak(100, [229]), 400, 400, overlap=0.3)) == 5
+    # a corner found there already covers the place: the weak box is no missing corner
+    found = dets.joined(_column(100, [220], ["9H"]))
+    assert take_weak(found, _weak(100, [221]), 400, 400, overlap=0.3) is found
+
+
+def test_weak_tiles_and_a_zero_overlap_take_nothing() -> None:
+    dets = _column(100, [100, 130, 160, 190], ["5H", "6H", "7H", "8H"])
+    tile = _weak(100, [220], "7H", coarse=2)  # a tile's coarse class
+    assert take_weak(dets, tile, 400, 400, overlap=0.3) is dets
+    assert take_weak(dets, _weak(100, [220]), 400, 400, overlap=0.0) is dets
+    assert take_weak(dets, _weak(100, [220])[np.zeros(1, bool)], 400, 400, 0.3) is dets
