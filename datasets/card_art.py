@@ -212,7 +212,8 @@ def cached_decks() -> tuple[DeckSource, ...]:
 
 
 def _weight(name: str) -> float:
-    """A GNOME deck's weight in the sets made until session 63 (:data:`LISTED_AS_LOCAL`)."""
+    """A GNOME deck's weight in every set but a training round's new scenes
+    (:func:`round_decks`)."""
     if name in LOCAL_INDEX_DECKS or name in LISTED_AS_LOCAL:
         return 0.35
     if name in FOUR_COLOUR_DECKS:

@@ -279,13 +279,13 @@ def take_weak(
 
     Session 63, where the development card sets' true pieces missed in lost melds were lost
     (`runs/s63/stages.py`, gitignored; `syn_cards` val, 99 such pieces): 61 were boxed by the
-    detector and read by the classifier under the read floor (median detector confidence 0.39,
-    read confidence 0.09), 16 boxed under the detector's floor, 7 not boxed at all, 4 called no
-    piece, 11 kept and lost in grouping. Of those 61, 16 overlapped a place gap filling reads
-    by 0.3 or more (its read there under ``gap_floor`` too); 40 lay near none, most in melds of
-    which one or two pieces were read surely, which make no line. Taking every weak card back
-    lowers the read floor, which costs melds (`models/classifier.md`, "Read floor"). Taken
-    where a place is, after gap filling and the blank jokers, chosen on the weak readings
+    detector, read by the classifier and left out before grouping, 55 of them under the read
+    floor (median detector confidence 0.39, read confidence 0.09); 16 boxed under the detector's
+    floor, 7 not boxed at all, 4 called no piece, 11 kept and lost in grouping. Of those 61, 16
+    overlapped a place gap filling reads by 0.3 or more, 3 by 0.1-0.3; 40 lay near none, most in
+    melds of which one or two pieces were read surely, which make no line. Taking every weak
+    card back lowers the read floor, which costs melds (`models/classifier.md`, "Read floor").
+    Taken where a place is, after gap filling and the blank jokers, chosen on the weak readings
     cached: the five development card sets 2,317 -> 2,324 of 2,779 melds read exactly (at IoU
     0.2 / 0.4, 2,324 / 2,325; only at places inside a meld, no meld moved: a missing corner
     splits its meld in two, so it lies past an end; jokers left out, 2,322). Read afresh as
@@ -293,11 +293,11 @@ def take_weak(
     `test_cards` 588 -> 591, `test_decks_12mp` 506 -> 507, `test_cards_12mp` and `test_decks`
     the same (5 gained, 1 lost); card F1 within 0.0013 either way; no tile set or real photo
     moved (`docs/measurements.md`, "Weak corners where a meld lacks one")."""
-    if not len(weak) or overlap <= 0:
-        return dets
     weak = weak[~weak.kind]
+    if overlap <= 0 or not len(weak):
+        return dets
     places = candidate_boxes(dets, width, height)
-    if not len(weak) or not len(places):
+    if not len(places):
         return dets
     taken = box_iou(weak.xyxy, places).max(axis=1) >= overlap
     return dets.joined(weak[taken]) if taken.any() else dets
