@@ -292,7 +292,13 @@ def take_weak(
     served (`models/metrics.json`): 2,326 (13 gained, 4 lost); held out, read after the choice,
     `test_cards` 588 -> 591, `test_decks_12mp` 506 -> 507, `test_cards_12mp` and `test_decks`
     the same (5 gained, 1 lost); card F1 within 0.0013 either way; no tile set or real photo
-    moved (`docs/measurements.md`, "Weak corners where a meld lacks one")."""
+    moved (`docs/measurements.md`, "Weak corners where a meld lacks one").
+
+    Session 64 measured the weak corners this leaves out (on the same cached readings, after
+    this step): taken where, grouped with the rest, they make a valid meld with one or two
+    sure pieces (too few for a meld of their own), at most two or three weak ones a meld, or
+    with two sure ones only: 2,324 -> 2,325 each (2 or 3 gained, 1 or 2 lost; 23-50 taken); with
+    any number of sure pieces, 2,321 (5 gained, 8 lost). Not taken."""
     weak = weak[~weak.kind]
     if overlap <= 0 or not len(weak):
         return dets
